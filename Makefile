@@ -1,0 +1,54 @@
+# dadosbr: every target installs what it needs. `make run` and `make test` are the two a newcomer types.
+SHELL := /bin/bash
+BUN := node_modules/.bin/bun
+DATA ?= ./data
+PORT ?= 8080
+SAMPLE_SRC := test/cnpj/fixtures/rfb
+
+.PHONY: run test build data sample bench bench-quick typecheck unit test-binary system-deps clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Chromium for the /docs browser test (Debian package; npx playwright install cannot download here).
+system-deps:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "make: instale o pacote Debian 'chromium' (sudo apt-get install chromium)"; exit 1; fi; }
+
+$(DATA)/cnpj/current: | node_modules/.installed
+	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA)
+
+sample: $(DATA)/cnpj/current ## build the bundled sample data if missing
+
+run: node_modules/.installed sample ## install, build the sample if missing, serve on :8080 with payments off
+	$(BUN) src/cli.ts serve --free --port $(PORT) --data $(DATA)
+
+typecheck: node_modules/.installed
+	node_modules/.bin/tsc --noEmit -p .
+
+unit: node_modules/.installed system-deps
+	$(BUN) test
+
+test: typecheck unit test-binary ## install everything and run the whole suite (type-check, tests, single binary)
+
+dist/dadosbr: node_modules/.installed $(shell find src -name '*.ts') scripts/build.ts
+	$(BUN) scripts/build.ts
+
+build: dist/dadosbr ## single executable in dist/dadosbr
+
+test-binary: dist/dadosbr ## copy the binary alone into an empty directory and get an answer from it
+	$(BUN) scripts/test-binary.ts
+
+data: node_modules/.installed ## download the latest monthly CNPJ dump and rebuild ./data (hours of download)
+	$(BUN) src/cli.ts ingest cnpj --data $(DATA)
+
+bench: node_modules/.installed ## benchmarks on synthetic dumps (minutes to hours; see README)
+	$(BUN) bench/run.ts
+
+clean:
+	rm -rf dist .make

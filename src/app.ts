@@ -1,0 +1,59 @@
+// Composes the server from the core spine and the dataset registry.
+import type { Config } from './core/config'
+import type { AppContext } from './core/context'
+import type { DatasetStore } from './core/dataset'
+import { discoveryRoutes } from './core/discovery'
+import { healthRoute } from './core/health'
+import { createLogger, type Logger } from './core/log'
+import type { RouteDef } from './core/route'
+import { createServer, type PaymentGate, type Server } from './core/server'
+import { DATASETS } from './datasets/registry'
+
+/** The one route table: drives routing, payments, OpenAPI, llms.txt and /.well-known/x402. */
+export const ROUTES: RouteDef[] = [healthRoute, ...DATASETS.flatMap((d) => d.routes)]
+
+export interface App extends Server {
+  ctx: AppContext
+  close(): Promise<void>
+}
+
+export interface AppOptions {
+  log?: Logger
+  checkResponses?: boolean
+  payments?: PaymentGate | null
+}
+
+/** Opens every dataset's files (a missing one leaves the service degraded, not down). */
+export async function openStores(config: Config, log: Logger): Promise<Map<string, DatasetStore | null>> {
+  const stores = new Map<string, DatasetStore | null>()
+  for (const ds of DATASETS) {
+    if (!ds.open) continue
+    try {
+      stores.set(ds.name, await ds.open(config.dataDir, log))
+    } catch (err) {
+      log.warn('base indisponível', { base: ds.name, motivo: err instanceof Error ? err.message : String(err) })
+      stores.set(ds.name, null)
+    }
+  }
+  return stores
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.log ?? createLogger(config.logLevel)
+  const ctx: AppContext = {
+    config,
+    log,
+    datasets: DATASETS,
+    stores: await openStores(config, log),
+    checkResponses: options.checkResponses ?? false,
+    startedAt: new Date(),
+  }
+  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), options.payments ?? null)
+  return {
+    ...server,
+    ctx,
+    close: async () => {
+      for (const store of ctx.stores.values()) await store?.close()
+    },
+  }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bun
+// Entry point of the single `dadosbr` executable.
+import { UsageError } from './cli/args'
+import { serve } from './cli/serve'
+import { VERSION } from './core/health'
+
+const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
+
+Uso: dadosbr <comando> [opções]
+
+Comandos:
+  serve     sobe a API (dadosbr serve --free para servir sem cobrar)
+  --version mostra a versão
+
+Cada comando tem --help.
+`
+
+type Command = (argv: string[]) => Promise<number>
+const COMMANDS: Record<string, Command> = { serve }
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(HELP)
+    return name ? 0 : 2
+  }
+  if (name === '--version') {
+    process.stdout.write(`${VERSION}\n`)
+    return 0
+  }
+  const command = COMMANDS[name]
+  if (!command) {
+    process.stderr.write(`dadosbr: comando desconhecido '${name}'; veja dadosbr --help\n`)
+    return 2
+  }
+  try {
+    return await command(rest)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`dadosbr ${name}: ${err.message}\n`)
+      return 2
+    }
+    process.stderr.write(`dadosbr ${name}: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
+}
+
+if (import.meta.main) process.exit(await main(process.argv.slice(2)))

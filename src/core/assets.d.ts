@@ -1,0 +1,2 @@
+declare module '*.js' { const text: string; export default text }
+declare module '*.css' { const text: string; export default text }

@@ -1,0 +1,85 @@
+// Settings come from command-line flags and environment variables, validated once at
+// start. A bad value stops the start with one line naming the setting.
+import { z } from 'zod'
+
+export const NETWORKS = {
+  'eip155:8453': { name: 'Base', usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', eip712: { name: 'USD Coin', version: '2' } },
+  'eip155:84532': { name: 'Base Sepolia', usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', eip712: { name: 'USDC', version: '2' } },
+} as const
+export type Network = keyof typeof NETWORKS
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'deve ser um endereço EVM 0x seguido de 40 dígitos hexadecimais')
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'deve ser uma chave privada 0x seguida de 64 dígitos hexadecimais')
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => ['1', 'true', 'yes'].includes(v))
+
+/** Each setting: its environment variable and the flag that overrides it. */
+export const SETTINGS = {
+  port: { env: 'PORT', flag: '--port', help: 'porta HTTP (padrão 8080)' },
+  host: { env: 'DADOSBR_HOST', flag: '--host', help: 'endereço de escuta (padrão 0.0.0.0)' },
+  dataDir: { env: 'DADOSBR_DATA', flag: '--data', help: 'pasta dos arquivos de dados (padrão ./data)' },
+  free: { env: 'DADOSBR_FREE', flag: '--free', help: 'serve tudo sem cobrar (pesquisa, uso próprio)' },
+  publicUrl: { env: 'DADOSBR_PUBLIC_URL', flag: '--public-url', help: 'endereço público, para links absolutos (padrão: o Host do pedido)' },
+  payTo: { env: 'X402_PAY_TO', flag: '--pay-to', help: 'endereço que recebe os pagamentos (obrigatório sem --free)' },
+  network: { env: 'X402_NETWORK', flag: '--network', help: 'eip155:8453 (Base, padrão) ou eip155:84532 (Base Sepolia)' },
+  facilitatorUrl: { env: 'X402_FACILITATOR_URL', flag: '--facilitator-url', help: 'facilitador x402 remoto' },
+  facilitatorHeaders: { env: 'X402_FACILITATOR_HEADERS', flag: '--facilitator-headers', help: 'cabeçalhos de autenticação do facilitador, em JSON' },
+  rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
+  facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
+  logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
+} as const
+export type SettingName = keyof typeof SETTINGS
+
+const schema = z
+  .object({
+    port: z.coerce.number().int().min(0).max(65535).default(8080),
+    host: z.string().min(1).default('0.0.0.0'),
+    dataDir: z.string().min(1).default('./data'),
+    free: z.union([z.boolean(), bool]).default(false),
+    publicUrl: z.url().transform((u) => u.replace(/\/+$/, '')).optional(),
+    payTo: address.optional(),
+    network: z.enum(Object.keys(NETWORKS) as [Network, ...Network[]]).default('eip155:8453'),
+    facilitatorUrl: z.url().transform((u) => u.replace(/\/+$/, '')).optional(),
+    facilitatorHeaders: z
+      .string()
+      .transform((s, ctx) => {
+        try {
+          return z.record(z.string(), z.string()).parse(JSON.parse(s))
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'deve ser um objeto JSON de strings, ex. {"Authorization":"Bearer ..."}' })
+          return z.NEVER
+        }
+      })
+      .optional(),
+    rpcUrl: z.url().optional(),
+    facilitatorPrivateKey: privateKey.optional(),
+    logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.free) return
+    if (!c.payTo) ctx.addIssue({ code: 'custom', path: ['payTo'], message: 'é obrigatório para cobrar; use --free para servir sem cobrar' })
+    const selfFacilitated = Boolean(c.rpcUrl || c.facilitatorPrivateKey)
+    if (c.facilitatorUrl && selfFacilitated)
+      ctx.addIssue({ code: 'custom', path: ['facilitatorUrl'], message: 'escolha um: facilitador remoto ou liquidação própria (X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY)' })
+    else if (!c.facilitatorUrl && !(c.rpcUrl && c.facilitatorPrivateKey))
+      ctx.addIssue({ code: 'custom', path: [c.rpcUrl ? 'facilitatorPrivateKey' : 'facilitatorUrl'], message: 'falta o facilitador: X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY' })
+  })
+
+export type Config = z.output<typeof schema>
+
+export class ConfigError extends Error {}
+
+/** Builds the config from flags (already parsed into setting names) over environment variables. */
+export function loadConfig(flags: Partial<Record<SettingName, string | boolean>>, env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
+    const value = flags[name] ?? env[s.env]
+    if (value !== undefined && value !== '') raw[name] = value
+  }
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  const name = (issue.path[0] ?? 'config') as SettingName
+  const s = SETTINGS[name]
+  const label = s ? [s.flag, s.env].filter(Boolean).join(' / ') : String(name)
+  throw new ConfigError(`configuração inválida: ${label}: ${issue.message}`)
+}

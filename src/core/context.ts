@@ -1,0 +1,23 @@
+import type { Config } from './config'
+import type { Dataset, DatasetStore } from './dataset'
+import type { Logger } from './log'
+import { ApiError } from './errors'
+
+/** Everything a request handler may need, built once at start. */
+export interface AppContext {
+  config: Config
+  log: Logger
+  datasets: Dataset[]
+  stores: Map<string, DatasetStore | null>
+  /** Parse every response with its route's zod schema (on in tests; off in production for speed). */
+  checkResponses: boolean
+  startedAt: Date
+}
+
+/** The open store of a dataset, or a 503 saying how to build it. */
+export function storeOf<S extends DatasetStore>(ctx: AppContext, name: string): S {
+  const store = ctx.stores.get(name)
+  if (!store)
+    throw new ApiError('dados_indisponiveis', `A base '${name}' não está carregada em ${ctx.config.dataDir}; rode 'dadosbr ingest ${name}'.`)
+  return store as S
+}

@@ -1,0 +1,32 @@
+// What a dataset folder under src/datasets/ exports. The registry collects these into
+// the one route table; the registry test checks each has routes, prices, fixtures and a README line.
+import type { RouteDef } from './route'
+import type { Logger } from './log'
+
+export interface DatasetHealth {
+  ok: boolean
+  /** Why the dataset cannot serve, in Portuguese, when ok is false. */
+  motivo?: string
+  /** Reference month (YYYY-MM) of the loaded data, when known. */
+  referencia?: string | null
+}
+
+/** The open data files of one dataset. */
+export interface DatasetStore {
+  health(): Promise<DatasetHealth>
+  close(): Promise<void>
+}
+
+export interface Dataset<S extends DatasetStore | null = DatasetStore | null> {
+  /** Folder name under src/datasets/ (and ingest/, test/). */
+  name: string
+  titulo: string
+  descricao: string
+  /** Free sample route of the dataset, linked from its 402 answers. */
+  amostra?: string
+  /** True when the dataset is rebuilt from government dumps by `dadosbr ingest <name>`. */
+  ingested: boolean
+  routes: RouteDef[]
+  /** Opens the dataset's files under the data directory; absent for pure computation. */
+  open?: (dataDir: string, log: Logger) => Promise<S>
+}

@@ -1,0 +1,53 @@
+// The one error envelope of the service: { erro: { codigo, mensagem } }.
+// Every codigo the service can emit is listed here, so the OpenAPI document and
+// the tests read the same catalogue the code throws from.
+
+export const ERROR_CODES = {
+  parametro_invalido: { status: 400, descricao: 'Um parâmetro de caminho ou de consulta não atende às regras documentadas.' },
+  cnpj_invalido: { status: 400, descricao: 'O CNPJ do caminho não tem formato válido ou seus dígitos verificadores não conferem.' },
+  parametro_desconhecido: { status: 400, descricao: 'A consulta traz um parâmetro que a rota não aceita.' },
+  parametro_repetido: { status: 400, descricao: 'Um parâmetro de consulta aparece mais de uma vez.' },
+  filtro_obrigatorio: { status: 400, descricao: 'A busca exige ao menos um filtro.' },
+  pagamento_exigido: { status: 402, descricao: 'Rota paga chamada sem pagamento válido (protocolo x402).' },
+  nao_encontrado: { status: 404, descricao: 'O recurso pedido não existe na base carregada.' },
+  rota_inexistente: { status: 404, descricao: 'Nenhuma rota neste caminho.' },
+  metodo_nao_permitido: { status: 405, descricao: 'A rota existe, mas só aceita GET e HEAD.' },
+  uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
+  erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
+  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado; rode a ingestão.' },
+  pagamento_indisponivel: { status: 503, descricao: 'O facilitador de pagamentos não responde; nada é cobrado nem servido.' },
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export interface ErrorBody {
+  erro: { codigo: string; mensagem: string }
+}
+
+/** Thrown anywhere in request handling; the server turns it into the envelope. */
+export class ApiError extends Error {
+  readonly status: number
+  constructor(
+    readonly codigo: ErrorCode,
+    mensagem: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(mensagem)
+    this.status = ERROR_CODES[codigo].status
+  }
+}
+
+export function errorBody(codigo: string, mensagem: string): ErrorBody {
+  return { erro: { codigo, mensagem } }
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  })
+}
+
+export function errorResponse(err: ApiError): Response {
+  return jsonResponse(errorBody(err.codigo, err.message), err.status, err.headers)
+}

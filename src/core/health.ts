@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import type { AppContext } from './context'
+import { defineRoute } from './route'
+
+/** The dataset whose reference month is reported as base_referencia (SPEC §2: "the loaded registry"). */
+const REGISTRY_DATASET = 'cnpj'
+
+export const Health = z.object({
+  status: z.enum(['ok', 'degradado']).describe('degradado quando algum arquivo de dados falta ou não abre; motivos diz qual'),
+  servico: z.string(),
+  versao: z.string(),
+  base_referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência (AAAA-MM) do cadastro de empresas carregado'),
+  pagamentos: z.enum(['ativos', 'desligados']).describe('desligados quando o servidor roda com --free: nada é cobrado'),
+  bases: z.array(z.object({ nome: z.string(), ok: z.boolean(), referencia: z.string().nullable(), motivo: z.string().nullable() })),
+  motivos: z.array(z.string()),
+})
+
+export const VERSION = '0.1.0'
+
+export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>> {
+  const bases: z.infer<typeof Health>['bases'] = []
+  for (const ds of ctx.datasets) {
+    if (!ds.open) continue
+    const store = ctx.stores.get(ds.name)
+    const h = store
+      ? await store.health().catch((e: Error) => ({ ok: false, motivo: `não abre: ${e.message}`, referencia: null }))
+      : { ok: false, motivo: `arquivo de dados ausente em ${ctx.config.dataDir}; rode 'dadosbr ingest ${ds.name}'`, referencia: null }
+    bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
+  }
+  const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)
+  return {
+    status: motivos.length ? 'degradado' : 'ok',
+    servico: 'dadosbr',
+    versao: VERSION,
+    base_referencia: bases.find((b) => b.nome === REGISTRY_DATASET && b.ok)?.referencia ?? null,
+    pagamentos: ctx.config.free ? 'desligados' : 'ativos',
+    bases,
+    motivos,
+  }
+}
+
+export const healthRoute = defineRoute({
+  path: '/v1/health',
+  dataset: 'servico',
+  summary: 'Estado do serviço e das bases carregadas',
+  description: 'Sempre 200: o estado vai no corpo. status=degradado quando um arquivo de dados falta ou não abre.',
+  price: null,
+  response: Health,
+  errors: [],
+  handler: ({ ctx }) => healthOf(ctx),
+})

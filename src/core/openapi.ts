@@ -1,0 +1,111 @@
+// The OpenAPI 3.1 document, generated from the same route table and zod schemas that
+// validate requests and responses, so it cannot drift from the code.
+import { z } from 'zod'
+import type { Dataset } from './dataset'
+import { ERROR_CODES, type ErrorCode } from './errors'
+import { VERSION } from './health'
+import { PaymentRequiredBody } from './payment-model'
+import { priceAtomic, type RouteDef } from './route'
+
+type Json = Record<string, unknown>
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Parâmetro inválido', 402: 'Pagamento exigido (x402)', 404: 'Não encontrado', 405: 'Método não permitido',
+  414: 'Endereço longo demais', 500: 'Falha interna', 503: 'Dados ou pagamentos indisponíveis',
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json
+  return rest
+}
+
+function parameters(route: RouteDef): Json[] {
+  const out: Json[] = []
+  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+    if (!(schema instanceof z.ZodObject)) continue
+    const whole = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] }
+    for (const [name, prop] of Object.entries(whole.properties ?? {})) {
+      const { description, ...propSchema } = prop
+      out.push({ name, in: where, required: where === 'path' || (whole.required ?? []).includes(name), schema: propSchema, ...(description ? { description } : {}) })
+    }
+  }
+  return out
+}
+
+function errorResponse(codes: ErrorCode[], status: number): Json {
+  return {
+    description: `${ERROR_DESCRIPTIONS[status]}: erro.codigo ${codes.map((c) => `\`${c}\``).join(', ')}`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Erro' } } },
+  }
+}
+
+function operation(route: RouteDef): Json {
+  const codes = new Set<ErrorCode>([...route.errors, 'metodo_nao_permitido', 'erro_interno'])
+  if (route.query) ['parametro_desconhecido', 'parametro_repetido'].forEach((c) => codes.add(c as ErrorCode))
+  if (route.price !== null) codes.add('pagamento_indisponivel')
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
+  const responses: Json = {
+    200: { description: 'OK', content: { 'application/json': { schema: jsonSchema(route.response, 'output'), ...(route.example ? { example: route.example } : {}) } } },
+  }
+  if (route.price !== null)
+    responses[402] = {
+      description: `Pagamento exigido: US$ ${route.price} em USDC (x402 v2, esquema exact). O cabeçalho PAYMENT-REQUIRED traz as opções de pagamento em base64.`,
+      headers: { 'PAYMENT-REQUIRED': { description: 'PaymentRequired do x402 v2, JSON em base64', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/PagamentoExigido' } } },
+    }
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list, status)
+  return {
+    operationId: route.path.replace(/^\/v1\//, '').replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+/g, '_'),
+    summary: route.summary + (route.price !== null ? ` (US$ ${route.price})` : ' (grátis)'),
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.dataset],
+    parameters: parameters(route),
+    responses,
+    ...(route.price !== null
+      ? { 'x-preco-usd': route.price, 'x-payment-info': { protocol: 'x402', version: 2, scheme: 'exact', asset: 'USDC', amount: priceAtomic(route.price) } }
+      : { 'x-preco-usd': 0 }),
+    ...(route.price !== null ? { security: [{ x402: [] }] } : {}),
+  }
+}
+
+export function buildOpenApi(routes: RouteDef[], datasets: Dataset[]): Json {
+  const paths: Json = {}
+  for (const route of routes) paths[route.path] = { get: operation(route) }
+  const codes = Object.keys(ERROR_CODES) as ErrorCode[]
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'dadosbr',
+      version: VERSION,
+      description:
+        'Dados públicos brasileiros em JSON. Rotas grátis não pedem nada; rotas pagas cobram por chamada com x402 v2 ' +
+        '(esquema exact, USDC na Base): sem pagamento respondem 402 com o cabeçalho PAYMENT-REQUIRED; repita o GET com ' +
+        'PAYMENT-SIGNATURE (ou X-PAYMENT). Guia para agentes: /llms.txt. Termos: /termos.',
+    },
+    tags: [{ name: 'servico', description: 'Estado do serviço' }, ...datasets.map((d) => ({ name: d.name, description: `${d.titulo}: ${d.descricao}` }))],
+    paths,
+    components: {
+      securitySchemes: {
+        x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'Autorização EIP-3009 assinada (x402 v2, base64). X-PAYMENT é aceito como sinônimo.' },
+      },
+      schemas: {
+        Erro: {
+          type: 'object',
+          required: ['erro'],
+          properties: {
+            erro: {
+              type: 'object',
+              required: ['codigo', 'mensagem'],
+              properties: {
+                codigo: { type: 'string', enum: codes, description: codes.map((c) => `- \`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].descricao}`).join('\n') },
+                mensagem: { type: 'string' },
+              },
+            },
+          },
+        },
+        PagamentoExigido: jsonSchema(PaymentRequiredBody, 'output'),
+      },
+    },
+  }
+}

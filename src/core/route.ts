@@ -1,0 +1,57 @@
+// A route is declared once, with its price and zod schemas; the server, the payment
+// layer, the OpenAPI document, /llms.txt and /.well-known/x402 all read this declaration.
+import { z } from 'zod'
+import type { ErrorCode } from './errors'
+import type { AppContext } from './context'
+
+export interface RouteInput<P, Q> {
+  params: P
+  query: Q
+  request: Request
+  /** Absolute base URL of this server as the client sees it (no trailing slash). */
+  baseUrl: string
+  ctx: AppContext
+}
+
+export interface RouteDef<P = any, Q = any, R = any> {
+  /** OpenAPI-style path, e.g. /v1/cnpj/empresa/{cnpj}. */
+  path: string
+  /** Dataset (folder under src/datasets) that owns the route; used as the OpenAPI tag. */
+  dataset: string
+  summary: string
+  description?: string
+  /** Price in USD per call, paid in USDC; null for a free route. */
+  price: number | null
+  params?: z.ZodType<P>
+  query?: z.ZodType<Q>
+  response: z.ZodType<R>
+  /** Error codes this route can answer besides 402/405/500/503, for the OpenAPI document. */
+  errors: ErrorCode[]
+  /** An example response, shown in the OpenAPI document and in the 402 discovery extension. */
+  example?: R
+  handler: (input: RouteInput<P, Q>) => R | Promise<R>
+}
+
+/** Identity helper that keeps the generic types of a route declaration. */
+export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> {
+  return def
+}
+
+/** /v1/a/{b} -> /v1/a/:b for the router. */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1')
+}
+
+/** A regex matching concrete paths of a route, for 405 detection. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+')
+  return new RegExp(`^${source}$`)
+}
+
+/** Price in USDC base units (6 decimals) as the x402 `amount` string: 0.001 -> "1000". */
+export function priceAtomic(price: number): string {
+  return String(Math.round(price * 1_000_000))
+}

@@ -1,0 +1,129 @@
+// The HTTP spine: Elysia routes built from the route table, the error envelope for every
+// failure, 405 for other methods on known paths, 414 for huge URLs, CORS for browser payers.
+import { Elysia } from 'elysia'
+import type { AppContext } from './context'
+import { ApiError, errorResponse, jsonResponse } from './errors'
+import { pathPattern, routerPath, type RouteDef } from './route'
+import { parseParams, parseQuery } from './validate'
+
+export const MAX_URL_BYTES = 8192
+
+/** CORS: a browser client must read the 402 challenge and send the signed payment back (NOTES §2). */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
+}
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'PAYMENT-SIGNATURE, X-PAYMENT, Content-Type, Access-Control-Expose-Headers',
+  'access-control-max-age': '86400',
+}
+
+/** A GET path served outside the route table: discovery documents, docs assets. */
+export interface StaticRoute {
+  path: string
+  contentType: string
+  body: () => string
+}
+
+/** Wraps a paid route's handler; provided by the payment layer (src/core/payments). */
+export interface PaymentGate {
+  charge(route: RouteDef, request: Request, baseUrl: string, serve: () => Promise<Response>): Promise<Response>
+}
+
+export interface Server {
+  handle(request: Request): Promise<Response>
+}
+
+/**
+ * A punctuated CNPJ (33.683.111/0002-80) carries a slash that would split the path;
+ * users paste it as is, so its slash is encoded before routing.
+ */
+const PUNCTUATED_CNPJ = /\/([0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3})\/([0-9A-Za-z]{4}-?[0-9]{2})(?=\/|$)/
+export function withEncodedCnpjSlash(request: Request): Request {
+  const url = new URL(request.url)
+  if (!PUNCTUATED_CNPJ.test(url.pathname)) return request
+  url.pathname = url.pathname.replace(PUNCTUATED_CNPJ, '/$1%2F$2')
+  return new Request(url, request)
+}
+
+export function baseUrlOf(ctx: AppContext, request: Request): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl
+  const url = new URL(request.url)
+  return `${url.protocol}//${url.host}`
+}
+
+export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null): Server {
+  const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path)].map(pathPattern)
+  const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
+
+  const serveRoute = async (route: RouteDef, request: Request, rawParams: Record<string, string>, baseUrl: string): Promise<Response> => {
+    try {
+      const url = new URL(request.url)
+      const params = parseParams(route, rawParams)
+      const query = parseQuery(route, url)
+      let body = await route.handler({ params, query, request, baseUrl, ctx })
+      if (ctx.checkResponses) body = route.response.parse(body)
+      return jsonResponse(body)
+    } catch (err) {
+      return failure(err, route.path)
+    }
+  }
+
+  const failure = (err: unknown, where: string): Response => {
+    if (err instanceof ApiError) return errorResponse(err)
+    ctx.log.error('falha interna', { rota: where, erro: err instanceof Error ? err.message : String(err) })
+    return errorResponse(new ApiError('erro_interno', 'Falha inesperada do servidor; tente de novo. O erro foi registrado.'))
+  }
+
+  const app = new Elysia({ strictPath: true })
+    .onError(({ code, request }) => {
+      if (code === 'NOT_FOUND') {
+        const { pathname } = new URL(request.url)
+        if (request.method !== 'GET' && request.method !== 'HEAD' && knownPath(pathname))
+          return errorResponse(new ApiError('metodo_nao_permitido', `${request.method} não é aceito aqui; use GET.`, { allow: 'GET, HEAD, OPTIONS' }))
+        return errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho; veja /openapi.json ou /llms.txt.'))
+      }
+      if (code === 'PARSE' || code === 'VALIDATION' || code === 'INVALID_COOKIE_SIGNATURE')
+        return errorResponse(new ApiError('parametro_invalido', 'Pedido malformado.'))
+      return failure(arguments[0].error, new URL(request.url).pathname)
+    })
+
+  for (const route of routes) {
+    app.get(routerPath(route.path), ({ request, params }) => {
+      const baseUrl = baseUrlOf(ctx, request)
+      const serve = () => serveRoute(route, request, (params ?? {}) as Record<string, string>, baseUrl)
+      if (route.price === null || ctx.config.free) return serve()
+      if (!payments) return errorResponse(new ApiError('pagamento_indisponivel', 'Pagamentos não configurados neste servidor.'))
+      return payments.charge(route, request, baseUrl, serve)
+    })
+  }
+  for (const s of statics) {
+    app.get(s.path, () => new Response(s.body(), { headers: { 'content-type': s.contentType, 'cache-control': 'public, max-age=300' } }))
+  }
+
+  const handle = async (request: Request): Promise<Response> => {
+    const started = performance.now()
+    let response: Response
+    if (request.url.length > MAX_URL_BYTES) {
+      response = errorResponse(new ApiError('uri_muito_longa', `O endereço passa de ${MAX_URL_BYTES} bytes.`))
+    } else if (request.method === 'OPTIONS') {
+      const known = knownPath(new URL(request.url).pathname)
+      response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
+    } else {
+      try {
+        response = await app.handle(withEncodedCnpjSlash(request))
+      } catch (err) {
+        response = failure(err, 'handle')
+      }
+    }
+    for (const [k, v] of Object.entries(CORS_HEADERS)) response.headers.set(k, v)
+    // HEAD answers the GET's headers without a body.
+    if (request.method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers: response.headers })
+    ctx.log.debug('pedido', { metodo: request.method, status: response.status, ms: (performance.now() - started).toFixed(2) })
+    return response
+  }
+
+  return { handle }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../../src/core/config'
+
+const PAY_TO = '0x1111111111111111111111111111111111111111'
+
+describe('settings', () => {
+  test('defaults', () => {
+    const c = loadConfig({ free: true }, {})
+    expect(c).toMatchObject({ port: 8080, dataDir: './data', free: true, network: 'eip155:8453', logLevel: 'info' })
+  })
+
+  test('environment variables are read, flags win', () => {
+    const c = loadConfig({ port: '9000' }, { PORT: '7000', DADOSBR_FREE: 'true', DADOSBR_DATA: '/srv/d' })
+    expect(c).toMatchObject({ port: 9000, free: true, dataDir: '/srv/d' })
+  })
+
+  test('a bad value stops the start with one line naming the setting', () => {
+    expect(() => loadConfig({ free: true }, { PORT: 'abc' })).toThrow(ConfigError)
+    expect(() => loadConfig({ free: true }, { PORT: 'abc' })).toThrow(/^configuração inválida: --port \/ PORT: /)
+    expect(() => loadConfig({ free: true }, { X402_NETWORK: 'eip155:1' })).toThrow(/--network \/ X402_NETWORK/)
+    expect(() => loadConfig({}, { DADOSBR_FREE: 'talvez' })).toThrow(/--free \/ DADOSBR_FREE/)
+  })
+
+  test('without --free, the payment settings are required', () => {
+    expect(() => loadConfig({}, {})).toThrow(/--pay-to \/ X402_PAY_TO: é obrigatório para cobrar; use --free/)
+    expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO })).toThrow(/falta o facilitador/)
+    expect(() => loadConfig({}, { X402_PAY_TO: 'abc' })).toThrow(/X402_PAY_TO: deve ser um endereço EVM/)
+    const remote = loadConfig({}, { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'http://127.0.0.1:4021/', X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer x"}' })
+    expect(remote.facilitatorUrl).toBe('http://127.0.0.1:4021')
+    expect(remote.facilitatorHeaders).toEqual({ Authorization: 'Bearer x' })
+    const own = loadConfig({}, { X402_PAY_TO: PAY_TO, X402_RPC_URL: 'http://127.0.0.1:8545', X402_FACILITATOR_PRIVATE_KEY: '0x' + 'ab'.repeat(32) })
+    expect(own.rpcUrl).toBe('http://127.0.0.1:8545')
+    expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO, X402_RPC_URL: 'http://127.0.0.1:8545' })).toThrow(/X402_FACILITATOR_PRIVATE_KEY/)
+    expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO, X402_FACILITATOR_HEADERS: 'nope', X402_FACILITATOR_URL: 'http://x' })).toThrow(/X402_FACILITATOR_HEADERS: deve ser um objeto JSON/)
+  })
+})

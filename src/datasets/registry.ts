@@ -1,6 +1,7 @@
 // Every dataset of the service. Adding one = a folder under src/datasets/ (and ingest/,
 // test/) plus one line here; the registry test checks the rest.
 import type { Dataset } from '../core/dataset'
+import { cnpj } from './cnpj'
 import { ferramentas } from './ferramentas'
 
-export const DATASETS: Dataset[] = [ferramentas]
+export const DATASETS: Dataset[] = [ferramentas, cnpj]

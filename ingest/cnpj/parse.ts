@@ -1,0 +1,132 @@
+// The Receita Federal CNPJ dump, file by file: which zips exist, their columns in order
+// (NOTES §3), and the SQL that turns each raw text field into a typed value. DuckDB's CSV
+// reader does the splitting (latin-1, ';', every field quoted); this module owns the meaning.
+
+export type Kind =
+  | 'empresas' | 'estabelecimentos' | 'socios' | 'simples'
+  | 'cnaes' | 'motivos' | 'municipios' | 'naturezas' | 'paises' | 'qualificacoes'
+
+export interface FileKind {
+  kind: Kind
+  /** Zip names of the month: Empresas0..9 or a single name. */
+  zips: string[]
+  columns: string[]
+}
+
+const numbered = (base: string) => Array.from({ length: 10 }, (_, i) => `${base}${i}`)
+const LOOKUP = ['codigo', 'descricao']
+
+export const FILE_KINDS: FileKind[] = [
+  { kind: 'empresas', zips: numbered('Empresas'), columns: ['cnpj_basico', 'razao_social', 'natureza_juridica', 'qualificacao_responsavel', 'capital_social', 'porte', 'ente_federativo'] },
+  {
+    kind: 'estabelecimentos',
+    zips: numbered('Estabelecimentos'),
+    columns: [
+      'cnpj_basico', 'cnpj_ordem', 'cnpj_dv', 'matriz_filial', 'nome_fantasia', 'situacao_cadastral', 'data_situacao', 'motivo',
+      'cidade_exterior', 'pais', 'data_inicio_atividade', 'cnae_principal', 'cnaes_secundarios', 'tipo_logradouro', 'logradouro',
+      'numero', 'complemento', 'bairro', 'cep', 'uf', 'municipio', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'ddd_fax', 'fax',
+      'email', 'situacao_especial', 'data_situacao_especial',
+    ],
+  },
+  { kind: 'socios', zips: numbered('Socios'), columns: ['cnpj_basico', 'identificador', 'nome', 'cpf_cnpj', 'qualificacao', 'data_entrada', 'pais', 'representante_cpf', 'representante_nome', 'representante_qualificacao', 'faixa_etaria'] },
+  { kind: 'simples', zips: ['Simples'], columns: ['cnpj_basico', 'opcao_simples', 'data_opcao', 'data_exclusao', 'opcao_mei', 'data_opcao_mei', 'data_exclusao_mei'] },
+  { kind: 'cnaes', zips: ['Cnaes'], columns: LOOKUP },
+  { kind: 'motivos', zips: ['Motivos'], columns: LOOKUP },
+  { kind: 'municipios', zips: ['Municipios'], columns: LOOKUP },
+  { kind: 'naturezas', zips: ['Naturezas'], columns: LOOKUP },
+  { kind: 'paises', zips: ['Paises'], columns: LOOKUP },
+  { kind: 'qualificacoes', zips: ['Qualificacoes'], columns: LOOKUP },
+]
+
+/** All 37 zip names of a month. */
+export const ALL_ZIPS = FILE_KINDS.flatMap((k) => k.zips)
+
+export function kindOfZip(zipName: string): FileKind | undefined {
+  const base = zipName.replace(/\.zip$/i, '')
+  return FILE_KINDS.find((k) => k.zips.includes(base))
+}
+
+// ---- value rules, as SQL over the raw VARCHAR column ----
+
+/** Blank or whitespace-only text is null. */
+export const text = (c: string) => `NULLIF(trim(${c}), '')`
+/** Lookup descriptions also collapse inner runs of spaces ("SEM  MOTIVO" -> "SEM MOTIVO"). */
+export const label = (c: string) => `NULLIF(regexp_replace(trim(${c}), '\\s+', ' ', 'g'), '')`
+
+/** YYYYMMDD; '0', '00000000', blank, impossible dates and years outside 1800-2100 (e.g. 202, 4100) are null. */
+export const date = (c: string) =>
+  `CASE WHEN regexp_full_match(${c}, '[0-9]{8}') AND substr(${c}, 1, 4)::INTEGER BETWEEN 1800 AND 2100 THEN try_strptime(${c}, '%Y%m%d')::DATE END`
+
+/** Decimal comma ("1061004829,23"), exact to the cent: never a float on the way in. */
+export const decimal = (c: string) => `TRY_CAST(replace(trim(${c}), ',', '.') AS DECIMAL(18,2))`
+
+/** A numeric code left-padded to its width ("2" -> "02"); blank is null. */
+export const code = (c: string, width: number) => `CASE WHEN trim(${c}) <> '' THEN lpad(trim(${c}), ${width}, '0') END`
+
+/** CNPJ parts may hold letters (alphanumeric CNPJ, July 2026 on): upper-case, keep as text. */
+export const cnpjPart = (c: string) => `upper(trim(${c}))`
+
+/** The typed SELECT list that loads one file kind into its table. */
+export function selectFor(kind: Kind): string {
+  switch (kind) {
+    case 'empresas':
+      return [
+        `${cnpjPart('cnpj_basico')} AS cnpj_basico`, `${text('razao_social')} AS razao_social`, `${code('natureza_juridica', 4)} AS natureza_juridica`,
+        `${code('qualificacao_responsavel', 2)} AS qualificacao_responsavel`, `${decimal('capital_social')} AS capital_social`,
+        `${code('porte', 2)} AS porte`, `${text('ente_federativo')} AS ente_federativo`,
+      ].join(', ')
+    case 'estabelecimentos':
+      return [
+        `${cnpjPart('cnpj_basico')} || ${cnpjPart('cnpj_ordem')} || trim(cnpj_dv) AS cnpj`, `${cnpjPart('cnpj_basico')} AS cnpj_basico`,
+        `TRY_CAST(matriz_filial AS UTINYINT) AS matriz_filial`, `${text('nome_fantasia')} AS nome_fantasia`,
+        `${code('situacao_cadastral', 2)} AS situacao`, `${date('data_situacao')} AS data_situacao`, `${code('motivo', 2)} AS motivo`,
+        `${text('cidade_exterior')} AS cidade_exterior`, `${code('pais', 3)} AS pais`, `${date('data_inicio_atividade')} AS data_inicio`,
+        `${code('cnae_principal', 7)} AS cnae_principal`, `NULLIF(regexp_replace(cnaes_secundarios, '[^0-9,]', '', 'g'), '') AS cnaes_secundarios`,
+        `${text('tipo_logradouro')} AS tipo_logradouro`, `${text('logradouro')} AS logradouro`, `${text('numero')} AS numero`,
+        `${text('complemento')} AS complemento`, `${text('bairro')} AS bairro`, `${text('cep')} AS cep`, `upper(${text('uf')}) AS uf`,
+        `${code('municipio', 4)} AS municipio`, `${text('ddd1')} AS ddd1`, `${text('telefone1')} AS telefone1`, `${text('ddd2')} AS ddd2`,
+        `${text('telefone2')} AS telefone2`, `${text('ddd_fax')} AS ddd_fax`, `${text('fax')} AS fax`, `${text('email')} AS email`,
+        `${text('situacao_especial')} AS situacao_especial`, `${date('data_situacao_especial')} AS data_situacao_especial`,
+      ].join(', ')
+    case 'socios':
+      return [
+        `${cnpjPart('cnpj_basico')} AS cnpj_basico`, `TRY_CAST(identificador AS UTINYINT) AS identificador`, `${text('nome')} AS nome`,
+        // Partner CPFs arrive pre-masked (***NNNNNN**) and are kept exactly as given.
+        `${text('cpf_cnpj')} AS cpf_cnpj`, `${code('qualificacao', 2)} AS qualificacao`, `${date('data_entrada')} AS data_entrada`,
+        `${code('pais', 3)} AS pais`, `${text('representante_cpf')} AS representante_cpf`, `${text('representante_nome')} AS representante_nome`,
+        `${code('representante_qualificacao', 2)} AS representante_qualificacao`, `TRY_CAST(faixa_etaria AS UTINYINT) AS faixa_etaria`,
+      ].join(', ')
+    case 'simples':
+      return [
+        `${cnpjPart('cnpj_basico')} AS cnpj_basico`, `upper(trim(opcao_simples)) = 'S' AS opcao_simples`, `${date('data_opcao')} AS data_opcao`,
+        `${date('data_exclusao')} AS data_exclusao`, `upper(trim(opcao_mei)) = 'S' AS opcao_mei`, `${date('data_opcao_mei')} AS data_opcao_mei`,
+        `${date('data_exclusao_mei')} AS data_exclusao_mei`,
+      ].join(', ')
+    default:
+      return `trim(codigo) AS codigo, ${label('descricao')} AS descricao`
+  }
+}
+
+/** Column types of each table, for CREATE TABLE; lookups are (codigo, descricao). */
+export const TABLES: Record<Kind, string> = {
+  empresas: 'cnpj_basico VARCHAR, razao_social VARCHAR, natureza_juridica VARCHAR, qualificacao_responsavel VARCHAR, capital_social DECIMAL(18,2), porte VARCHAR, ente_federativo VARCHAR',
+  estabelecimentos:
+    'cnpj VARCHAR, cnpj_basico VARCHAR, matriz_filial UTINYINT, nome_fantasia VARCHAR, situacao VARCHAR, data_situacao DATE, motivo VARCHAR, cidade_exterior VARCHAR, pais VARCHAR, data_inicio DATE, cnae_principal VARCHAR, cnaes_secundarios VARCHAR, tipo_logradouro VARCHAR, logradouro VARCHAR, numero VARCHAR, complemento VARCHAR, bairro VARCHAR, cep VARCHAR, uf VARCHAR, municipio VARCHAR, ddd1 VARCHAR, telefone1 VARCHAR, ddd2 VARCHAR, telefone2 VARCHAR, ddd_fax VARCHAR, fax VARCHAR, email VARCHAR, situacao_especial VARCHAR, data_situacao_especial DATE',
+  socios: 'cnpj_basico VARCHAR, identificador UTINYINT, nome VARCHAR, cpf_cnpj VARCHAR, qualificacao VARCHAR, data_entrada DATE, pais VARCHAR, representante_cpf VARCHAR, representante_nome VARCHAR, representante_qualificacao VARCHAR, faixa_etaria UTINYINT',
+  simples: 'cnpj_basico VARCHAR, opcao_simples BOOLEAN, data_opcao DATE, data_exclusao DATE, opcao_mei BOOLEAN, data_opcao_mei DATE, data_exclusao_mei DATE',
+  cnaes: 'codigo VARCHAR, descricao VARCHAR',
+  motivos: 'codigo VARCHAR, descricao VARCHAR',
+  municipios: 'codigo VARCHAR, descricao VARCHAR',
+  naturezas: 'codigo VARCHAR, descricao VARCHAR',
+  paises: 'codigo VARCHAR, descricao VARCHAR',
+  qualificacoes: 'codigo VARCHAR, descricao VARCHAR',
+}
+
+/**
+ * The read_csv call for one raw file: no header, ';', every field quoted, latin-1, all columns
+ * as text (typing happens in selectFor). Malformed rows go to the rejects table with their line.
+ */
+export function readCsvSql(path: string, kind: FileKind, rejectsTable: string): string {
+  const columns = `{${kind.columns.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}`
+  return `read_csv('${path.replace(/'/g, "''")}', auto_detect=false, header=false, delim=';', quote='"', escape='"', new_line='\\n', encoding='latin-1', columns=${columns}, all_varchar=true, ignore_errors=true, store_rejects=true, rejects_table='${rejectsTable}', rejects_scan='${rejectsTable}_scan', max_line_size=1048576, parallel=false)`
+}

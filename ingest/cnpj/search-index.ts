@@ -1,0 +1,85 @@
+// The registry's text index: SQLite FTS5 beside the DuckDB file (DuckDB's fts extension does
+// not install offline). Contentless, detail=none, accents and case folded; rowids carry the
+// situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { Database } from 'bun:sqlite'
+import { RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { progress } from '../lib/progress'
+
+const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
+const TOKENIZER = `tokenize="unicode61 remove_diacritics 2"`
+
+export const SEARCH_SCHEMA = `
+  CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
+  CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, razao_social TEXT, nome_fantasia TEXT,
+    municipio TEXT, cnae TEXT, porte TEXT, abertura INTEGER);
+  CREATE VIRTUAL TABLE socio_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
+  CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
+`
+
+async function* chunks(conn: DuckDBConnection, sql: string) {
+  const result = await conn.stream(sql)
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) return
+    yield chunk.getRows()
+  }
+}
+
+export async function buildSearchIndex(conn: DuckDBConnection, path: string, options: { quiet?: boolean } = {}): Promise<{ empresas: number; socios: number }> {
+  const db = new Database(path, { create: true })
+  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;')
+  db.exec(SEARCH_SCHEMA)
+
+  const total = Number((await conn.runAndReadAll('SELECT count(*) FROM estabelecimentos')).getRows()[0]![0])
+  const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
+  const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
+  const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+  // Partition (situação slot * 32 + UF slot), then the static rank: shorter legal names first,
+  // headquarters before branches, then CNPJ, so equal queries always page the same way.
+  const sql = `
+    SELECT (coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32
+            + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))::INTEGER AS particao,
+           e.cnpj, m.razao_social, e.nome_fantasia, e.municipio, e.cnae_principal, m.porte,
+           CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
+    FROM estabelecimentos e LEFT JOIN empresas m USING (cnpj_basico)
+    ORDER BY particao, length(coalesce(m.razao_social, e.nome_fantasia, '')), e.matriz_filial, e.cnpj`
+  let partition = -1
+  let rank = 0
+  let done = 0
+  db.exec('BEGIN')
+  for await (const rows of chunks(conn, sql)) {
+    for (const [p, cnpj, razao, fantasia, municipio, cnae, porte, abertura] of rows) {
+      if (p !== partition) { partition = p as number; rank = 0 }
+      const id = (p as number) * RANK_BITS + rank++
+      const nome = [razao, fantasia].filter(Boolean).join(' ')
+      if (nome) insertFts.run(id, nome)
+      insertDoc.run(id, cnpj as string, razao as string | null, fantasia as string | null, municipio as string | null, cnae as string | null, porte as string | null, abertura as number | null)
+    }
+    done += rows.length
+    bar.add(rows.length)
+    if (done % 1_000_000 < rows.length) { db.exec('COMMIT'); db.exec('BEGIN') }
+  }
+  db.exec('COMMIT')
+  bar.done()
+
+  const socioTotal = Number((await conn.runAndReadAll('SELECT count(*) FROM socios')).getRows()[0]![0])
+  const socioBar = progress('índice de sócios', socioTotal, { unit: 'rows', quiet: options.quiet })
+  const insertSocioFts = db.prepare('INSERT INTO socio_fts (rowid, nome) VALUES (?, ?)')
+  const insertSocioDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
+  let id = 0
+  db.exec('BEGIN')
+  for await (const rows of chunks(conn, `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') FROM socios WHERE nome IS NOT NULL ORDER BY length(nome), nome, cnpj_basico`)) {
+    for (const [basico, nome, qualificacao, entrada] of rows) {
+      insertSocioFts.run(id, nome as string)
+      insertSocioDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)
+    }
+    socioBar.add(rows.length)
+    if (id % 1_000_000 < rows.length) { db.exec('COMMIT'); db.exec('BEGIN') }
+  }
+  db.exec('COMMIT')
+  socioBar.done()
+  db.exec("INSERT INTO empresa_fts(empresa_fts) VALUES('optimize'); INSERT INTO socio_fts(socio_fts) VALUES('optimize');")
+  db.close()
+  return { empresas: done, socios: id }
+}

@@ -1,0 +1,229 @@
+// Synthetic monthly dump in exactly the Receita's format: 37 zips of latin-1, ';'-separated,
+// fully quoted CSV without header, with realistic spreads (UF, CNAE, situação, branches,
+// partners, Simples) and the real quirks (NUL bytes, quoted ';', odd dates, decimal commas,
+// alphanumeric roots, masked CPFs). Feeds the tests and the benchmarks.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { completeCnpj } from '../../src/core/documents'
+import { progress } from '../lib/progress'
+import { createZipWriter, writeZip, type ZipWriter } from '../lib/zip-write'
+
+export interface SynthOptions {
+  outDir: string
+  companies: number
+  seed?: number
+  quiet?: boolean
+  /** Force ZIP64 on the numbered files (the real Estabelecimentos0 is over 4 GiB). */
+  zip64?: boolean
+}
+
+export interface SynthSummary {
+  empresas: number
+  estabelecimentos: number
+  socios: number
+  simples: number
+  bytes_csv: number
+}
+
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Weighted choice table built once: [value, weight][] -> picker. */
+function weighted<T>(pairs: [T, number][]) {
+  const total = pairs.reduce((n, [, w]) => n + w, 0)
+  const cumulative: number[] = []
+  let acc = 0
+  for (const [, w] of pairs) cumulative.push((acc += w / total))
+  return (r: number) => {
+    let lo = 0, hi = cumulative.length - 1
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (r < cumulative[mid]!) hi = mid; else lo = mid + 1 }
+    return pairs[lo]![0]
+  }
+}
+
+// Shares of establishments by UF, roughly as in the real registry.
+const UF = weighted<string>([['SP', 25], ['MG', 11], ['RJ', 8.5], ['RS', 6.5], ['PR', 6.5], ['SC', 4.5], ['BA', 5.5], ['GO', 3.5], ['PE', 3.5], ['CE', 3.5],
+  ['DF', 2], ['ES', 2], ['PA', 2.5], ['MT', 2], ['MA', 2], ['MS', 1.5], ['PB', 1.5], ['RN', 1.3], ['AM', 1.3], ['PI', 1.2], ['AL', 1.1], ['SE', 0.8],
+  ['RO', 0.8], ['TO', 0.7], ['AC', 0.3], ['AP', 0.3], ['RR', 0.3], ['EX', 0.1]])
+const SITUACAO = weighted<string>([['02', 42], ['08', 48], ['04', 8], ['03', 1], ['01', 1]])
+const PORTE = weighted<string>([['01', 62], ['05', 25], ['03', 8], ['00', 5]])
+const NATUREZA = weighted<string>([['2135', 45], ['2062', 35], ['2305', 6], ['2240', 4], ['2046', 2], ['3999', 5], ['2011', 0.1], ['1031', 1], ['4000', 2]])
+const MOTIVO_BAIXA = weighted<string>([['01', 70], ['63', 20], ['71', 10]])
+
+const FIRST = ['JOÃO', 'MARIA', 'JOSÉ', 'ANA', 'ANTÔNIO', 'FRANCISCO', 'CARLOS', 'PAULO', 'LUCAS', 'LUIZ', 'MÁRCIA', 'FÁBIO', 'SÉRGIO', 'ADRIANA', 'JULIANA', 'MÁRIO', 'CONCEIÇÃO', 'RAIMUNDO', 'PEDRO', 'SEBASTIÃO', 'GABRIEL', 'BEATRIZ', 'CÉSAR', 'INÊS', 'ÍGOR', 'OTÁVIO']
+const LAST = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'RODRIGUES', 'FERREIRA', 'ALVES', 'PEREIRA', 'LIMA', 'GOMES', 'COSTA', 'RIBEIRO', 'MARTINS', 'CARVALHO', 'ARAÚJO', 'MELO', 'BARBOSA', 'CARDOSO', 'ROCHA', 'DIAS', 'NASCIMENTO', 'GONÇALVES', 'LOPES', 'MACHADO', 'MENDONÇA', 'FALCÃO', 'BRAGANÇA', 'TÔRRES']
+const TRADE = ['COMÉRCIO', 'SERVIÇOS', 'TRANSPORTES', 'CONSTRUÇÕES', 'INDÚSTRIA', 'AGROPECUÁRIA', 'TECNOLOGIA', 'CONSULTORIA', 'ALIMENTOS', 'DISTRIBUIDORA', 'FARMÁCIA', 'PADARIA', 'AUTO PEÇAS', 'MATERIAIS DE CONSTRUÇÃO', 'RESTAURANTE', 'SALÃO DE BELEZA', 'ENGENHARIA', 'EDUCAÇÃO', 'LOGÍSTICA', 'CONFECÇÕES', 'MERCADO', 'IMOBILIÁRIA', 'SAÚDE', 'INFORMÁTICA']
+const PLACE = ['SÃO PAULO', 'BRASÍLIA', 'PARANÁ', 'GOIÁS', 'AMAZÔNIA', 'CEARÁ', 'PIAUÍ', 'MARANHÃO', 'NORDESTE', 'CAPIXABA', 'GAÚCHA', 'MINEIRA', 'CARIOCA', 'BAIANA', 'DO VALE', 'DO SUL', 'CENTRAL', 'NACIONAL', 'BRASIL']
+const SUFFIX = weighted<string>([['LTDA', 45], ['', 25], ['ME', 10], ['EIRELI', 8], ['S.A.', 4], ['EPP', 8]])
+const STREET = ['RUA', 'AVENIDA', 'TRAVESSA', 'ALAMEDA', 'RODOVIA', 'PRAÇA', 'ESTRADA']
+const BAIRRO = ['CENTRO', 'JARDIM AMÉRICA', 'VILA NOVA', 'BOA VISTA', 'SÃO JOSÉ', 'SANTA CRUZ', 'ZONA RURAL', 'LIBERDADE', 'ASA NORTE', 'PIRAJÁ']
+
+export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
+export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + i * 17).padStart(4, '0'))
+
+const q = (v: string | number) => `"${v}"`
+
+function ymd(year: number, r: () => number): string {
+  const m = 1 + Math.floor(r() * 12), d = 1 + Math.floor(r() * 28)
+  return `${year}${String(m).padStart(2, '0')}${String(d).padStart(2, '0')}`
+}
+
+/** A date field with the real dumps' oddities now and then: 0, 00000000, blank, impossible years. */
+function oddDate(r: () => number, year: number): string {
+  const x = r()
+  if (x < 0.01) return '0'
+  if (x < 0.02) return '00000000'
+  if (x < 0.025) return ''
+  if (x < 0.026) return r() < 0.5 ? '202' : '41000101'
+  return ymd(year, r)
+}
+
+/** Writes lines to one of ten numbered zips, round robin by row, as the Receita splits files. */
+class NumberedZips {
+  private writers: ZipWriter[] = []
+  private buffers: string[][] = []
+  bytes = 0
+  constructor(private dir: string, private base: string, private entrySuffix: string, private zip64: boolean) {}
+  async open() {
+    for (let i = 0; i < 10; i++) {
+      this.writers.push(await createZipWriter(join(this.dir, `${this.base}${i}.zip`), `K3241.K03200Y${i}.D60808.${this.entrySuffix}`, { zip64: this.zip64 }))
+      this.buffers.push([])
+    }
+  }
+  async add(file: number, line: string) {
+    const buf = this.buffers[file]!
+    buf.push(line)
+    if (buf.length >= 4096) await this.flush(file)
+  }
+  private async flush(file: number) {
+    const data = Buffer.from(this.buffers[file]!.join(''), 'latin1')
+    this.buffers[file] = []
+    this.bytes += data.length
+    await this.writers[file]!.write(data)
+  }
+  async close() {
+    for (let i = 0; i < 10; i++) {
+      if (this.buffers[i]!.length) await this.flush(i)
+      await this.writers[i]!.close()
+    }
+  }
+}
+
+export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
+  const r = rng(options.seed ?? 42)
+  const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!
+  await mkdir(options.outDir, { recursive: true })
+  const zip64 = options.zip64 ?? false
+  const empresas = new NumberedZips(options.outDir, 'Empresas', 'EMPRECSV', zip64)
+  const estabs = new NumberedZips(options.outDir, 'Estabelecimentos', 'ESTABELE', zip64)
+  const socios = new NumberedZips(options.outDir, 'Socios', 'SOCIOCSV', zip64)
+  await Promise.all([empresas.open(), estabs.open(), socios.open()])
+  const simples = await createZipWriter(join(options.outDir, 'Simples.zip'), 'F.K03200$W.SIMPLES.CSV.D60808', { zip64 })
+  const simplesLines: string[] = []
+  let simplesBytes = 0
+  const summary: SynthSummary = { empresas: 0, estabelecimentos: 0, socios: 0, simples: 0, bytes_csv: 0 }
+  const bar = progress('sintético', options.companies, { unit: 'rows', quiet: options.quiet })
+
+  for (let i = 0; i < options.companies; i++) {
+    // Roots: a spread-out numeric sequence; 1 % alphanumeric (IN RFB 2.229/2024).
+    let root = String((i * 7919 + 10_000_019) % 100_000_000).padStart(8, '0')
+    if (r() < 0.01) root = root.slice(0, 2) + String.fromCharCode(65 + Math.floor(r() * 26), 65 + Math.floor(r() * 26)) + root.slice(4)
+    const person = `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
+    const x = r()
+    let razao = x < 0.35 ? `${person}` : x < 0.8 ? `${pick(TRADE)} ${pick(PLACE)}` : `${pick(LAST)} & ${pick(LAST)} ${pick(TRADE)}`
+    const suffix = SUFFIX(r())
+    if (suffix) razao += ` ${suffix}`
+    if (r() < 0.002) razao = `${razao}; FILIAL "CENTRO"` // quoted ';' and doubled quotes inside a field
+    if (r() < 0.0005) razao = `${razao}\u0000` // NUL bytes occur in real dumps
+    const year = 1960 + Math.floor(r() * 66)
+    const porte = PORTE(r())
+    const capital = porte === '05' ? Math.floor(r() * 50_000_000) : Math.floor(r() * 200_000)
+    const cents = r() < 0.3 ? `,${String(Math.floor(r() * 100)).padStart(2, '0')}` : ',00'
+    const file = i % 10
+    await empresas.add(file, [q(root), q(razao.replace(/"/g, '""')), q(NATUREZA(r())), q('49'), q(`${capital}${cents}`), q(porte), q('')].join(';') + '\n')
+    summary.empresas++
+
+    // Establishments: one headquarters, sometimes branches (about 1.08 per company overall).
+    const count = r() < 0.05 ? 2 + Math.floor(r() * 3) : 1
+    const uf0 = UF(r())
+    for (let k = 0; k < count; k++) {
+      const ordem = String(k + 1).padStart(4, '0')
+      const cnpj = completeCnpj(root + ordem)
+      const situacao = SITUACAO(r())
+      const uf = k === 0 || r() < 0.7 ? uf0 : UF(r())
+      const municipio = uf === 'EX' ? '9707' : pick(SYNTH_MUNICIPIOS)
+      const cnae = pick(SYNTH_CNAES)
+      const secundarios = r() < 0.4 ? Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(SYNTH_CNAES)).join(',') : ''
+      const fantasia = r() < 0.5 ? `${pick(TRADE)} ${pick(LAST)}` : ''
+      const motivo = situacao === '08' ? MOTIVO_BAIXA(r()) : '00'
+      const tel = r() < 0.6 ? String(30000000 + Math.floor(r() * 69999999)) : ''
+      const email = r() < 0.3 ? `contato${i}@exemplo.com.br` : ''
+      await estabs.add(file, [
+        q(root), q(ordem), q(cnpj.slice(12)), q(k === 0 ? '1' : '2'), q(fantasia), q(situacao), q(oddDate(r, year + 5)), q(motivo),
+        q(uf === 'EX' ? 'BUENOS AIRES' : ''), q(uf === 'EX' ? '063' : ''), q(oddDate(r, year)), q(cnae), q(secundarios), q(pick(STREET)),
+        q(`${pick(LAST)} ${pick(FIRST)}`), q(r() < 0.1 ? 'S/N' : String(1 + Math.floor(r() * 3000))), q(r() < 0.3 ? `SALA ${1 + Math.floor(r() * 900)}` : ''),
+        q(pick(BAIRRO)), q(String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')), q(uf), q(municipio), q(tel ? '11' : ''), q(tel), q(''), q(''),
+        q(''), q(''), q(email), q(''), q(''),
+      ].join(';') + '\n')
+      summary.estabelecimentos++
+    }
+
+    // Partners: about 0.45 per company; CPFs pre-masked as the Receita publishes them.
+    const partners = r() < 0.3 ? 1 + Math.floor(r() * 3) : 0
+    for (let k = 0; k < partners; k++) {
+      const pj = r() < 0.05
+      const doc = pj ? completeCnpj(String(Math.floor(r() * 1e8)).padStart(8, '0') + '0001') : `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**`
+      const nome = pj ? `${pick(TRADE)} ${pick(PLACE)} PARTICIPAÇÕES LTDA` : `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
+      const rep = !pj && r() < 0.02
+      await socios.add(file, [
+        q(root), q(pj ? '1' : '2'), q(nome), q(doc), q(pick(['49', '22', '05', '16', '10'])), q(oddDate(r, Math.max(year, 1990) + 3)), q(''),
+        q(rep ? `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**` : '***000000**'), q(rep ? `${pick(FIRST)} ${pick(LAST)}` : ''),
+        q(rep ? '17' : '00'), q(pj ? '0' : String(2 + Math.floor(r() * 8))),
+      ].join(';') + '\n')
+      summary.socios++
+    }
+
+    if (porte !== '05' && r() < 0.5) {
+      const mei = r() < 0.4
+      simplesLines.push([q(root), q('S'), q(ymd(Math.max(year, 2007), r)), q(r() < 0.2 ? ymd(2024, r) : '00000000'), q(mei ? 'S' : 'N'),
+        q(mei ? ymd(Math.max(year, 2009), r) : '00000000'), q('00000000')].join(';') + '\n')
+      summary.simples++
+      if (simplesLines.length >= 4096) {
+        const data = Buffer.from(simplesLines.join(''), 'latin1')
+        simplesLines.length = 0
+        simplesBytes += data.length
+        await simples.write(data)
+      }
+    }
+    if (i % 4096 === 0) bar.add(Math.min(4096, options.companies - i))
+  }
+  if (simplesLines.length) {
+    const data = Buffer.from(simplesLines.join(''), 'latin1')
+    simplesBytes += data.length
+    await simples.write(data)
+  }
+  await Promise.all([empresas.close(), estabs.close(), socios.close(), simples.close()])
+  bar.done()
+
+  const lookups: Record<string, [string, string][]> = {
+    Cnaes: SYNTH_CNAES.map((c, i) => [c, `Atividade econômica sintética nº ${i + 1} – comércio e serviços`]),
+    Motivos: [['00', 'SEM  MOTIVO'], ['01', 'EXTINCAO POR ENCERRAMENTO LIQUIDACAO VOLUNTARIA'], ['63', 'OMISSAO DE DECLARACOES'], ['71', 'INAPTIDAO (LEI 11.941/2009 ART.54)']],
+    Municipios: SYNTH_MUNICIPIOS.map((c, i) => [c, i === 0 ? 'SÃO PAULO' : `MUNICÍPIO ${i + 1}`]).concat([['9707', 'EXTERIOR']]) as [string, string][],
+    Naturezas: [['2135', 'Empresário (Individual)'], ['2062', 'Sociedade Empresária Limitada'], ['2305', 'Empresa Individual de Responsabilidade Limitada (de Natureza Empresária)'], ['2240', 'Sociedade Simples Limitada'], ['2046', 'Sociedade Anônima Aberta'], ['3999', 'Associação Privada'], ['2011', 'Empresa Pública'], ['1031', 'Órgão Público do Poder Executivo Municipal'], ['4000', 'Pessoa Física']],
+    Paises: [['105', 'BRASIL'], ['063', 'ARGENTINA']],
+    Qualificacoes: [['00', 'Não informada'], ['05', 'Administrador'], ['10', 'Diretor'], ['16', 'Presidente'], ['17', 'Procurador'], ['22', 'Sócio'], ['49', 'Sócio-Administrador']],
+  }
+  for (const [name, rows] of Object.entries(lookups)) {
+    const data = Buffer.from(rows.map(([c, d]) => `${q(c)};${q(d)}\n`).join(''), 'latin1')
+    summary.bytes_csv += data.length
+    await writeZip(join(options.outDir, `${name}.zip`), `F.K03200$Z.D60808.${name.toUpperCase().slice(0, 5)}CSV`, data)
+  }
+  summary.bytes_csv += empresas.bytes + estabs.bytes + socios.bytes + simplesBytes
+  return summary
+}

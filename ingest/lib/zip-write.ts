@@ -1,0 +1,78 @@
+// Streaming writer of single-entry zips in the Receita's layout (deflate, data descriptor,
+// ZIP64 when needed or asked). Used by the synthetic dump generator and the tests.
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { once } from 'node:events'
+import { createDeflateRaw, constants } from 'node:zlib'
+
+export interface ZipWriter {
+  write(chunk: Uint8Array): Promise<void>
+  close(): Promise<void>
+}
+
+const u16 = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16LE(n); return b }
+const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b }
+const u64 = (n: number) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(n)); return b }
+const DOS_DATE = 0x5b21 // 2025-09-01, like a real dump
+const DOS_TIME = 0x6000
+
+export async function createZipWriter(path: string, entryName: string, options: { zip64?: boolean; level?: number } = {}): Promise<ZipWriter> {
+  const out: WriteStream = createWriteStream(path)
+  await once(out, 'open')
+  const name = Buffer.from(entryName, 'latin1')
+  const forceZip64 = options.zip64 ?? false
+  let offset = 0
+  const put = async (b: Uint8Array) => {
+    offset += b.length
+    if (!out.write(b)) await once(out, 'drain')
+  }
+  const version = forceZip64 ? 45 : 20
+  // Local header: sizes unknown yet (bit 3), so they follow the data in a descriptor.
+  const localExtra = forceZip64 ? Buffer.concat([u16(1), u16(16), u64(0), u64(0)]) : Buffer.alloc(0)
+  await put(Buffer.concat([u32(0x04034b50), u16(version), u16(0x0008), u16(8), u16(DOS_TIME), u16(DOS_DATE), u32(0),
+    u32(forceZip64 ? 0xffffffff : 0), u32(forceZip64 ? 0xffffffff : 0), u16(name.length), u16(localExtra.length), name, localExtra]))
+  const dataStart = offset
+  const deflate = createDeflateRaw({ level: options.level ?? constants.Z_BEST_SPEED, chunkSize: 1 << 20 })
+  let crc = 0
+  let size = 0
+  const drained = (async () => {
+    for await (const chunk of deflate as AsyncIterable<Buffer>) await put(chunk)
+  })()
+  return {
+    async write(chunk) {
+      crc = Bun.hash.crc32(chunk, crc)
+      size += chunk.length
+      if (!deflate.write(chunk)) await once(deflate, 'drain')
+    },
+    async close() {
+      deflate.end()
+      await drained
+      const compressed = offset - dataStart
+      const zip64 = forceZip64 || size >= 0xffffffff || compressed >= 0xffffffff || dataStart >= 0xffffffff
+      await put(zip64
+        ? Buffer.concat([u32(0x08074b50), u32(crc), u64(compressed), u64(size)])
+        : Buffer.concat([u32(0x08074b50), u32(crc), u32(compressed), u32(size)]))
+      const cdStart = offset
+      const cdExtra = zip64 ? Buffer.concat([u16(1), u16(24), u64(size), u64(compressed), u64(0)]) : Buffer.alloc(0)
+      const central = Buffer.concat([u32(0x02014b50), u16(zip64 ? 45 : 20), u16(zip64 ? 45 : 20), u16(0x0008), u16(8), u16(DOS_TIME), u16(DOS_DATE),
+        u32(crc), u32(zip64 ? 0xffffffff : compressed), u32(zip64 ? 0xffffffff : size), u16(name.length), u16(cdExtra.length), u16(0),
+        u16(0), u16(0), u32(0), u32(zip64 ? 0xffffffff : 0), name, cdExtra])
+      await put(central)
+      const cdEnd = offset
+      if (zip64) {
+        await put(Buffer.concat([u32(0x06064b50), u64(44), u16(45), u16(45), u32(0), u32(0), u64(1), u64(1), u64(central.length), u64(cdStart)]))
+        await put(Buffer.concat([u32(0x07064b50), u32(0), u64(cdEnd), u32(1)]))
+      }
+      await put(Buffer.concat([u32(0x06054b50), u16(0), u16(0), u16(zip64 ? 0xffff : 1), u16(zip64 ? 0xffff : 1),
+        u32(zip64 ? 0xffffffff : central.length), u32(zip64 ? 0xffffffff : cdStart), u16(0)]))
+      out.end()
+      await once(out, 'close')
+    },
+  }
+}
+
+/** Writes a whole small file (fixtures, lookup tables) as a zip. */
+export async function writeZip(path: string, entryName: string, content: Uint8Array, options: { zip64?: boolean } = {}): Promise<void> {
+  const w = await createZipWriter(path, entryName, options)
+  await w.write(content)
+  await w.close()
+}

@@ -1,0 +1,58 @@
+// A read-only DuckDB file with a small pool of connections and cached prepared statements.
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api'
+import { preloadDuckDbLibrary } from './native'
+
+export type Row = Record<string, unknown>
+
+export interface DuckDbReader {
+  /** Runs a prepared query with positional parameters ($1, $2...) and returns plain rows. */
+  query(sql: string, params?: DuckDBValue[]): Promise<Row[]>
+  close(): void
+}
+
+export async function openDuckDb(path: string, poolSize = 4): Promise<DuckDbReader> {
+  await preloadDuckDbLibrary()
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const instance: DuckDBInstance = await DuckDBInstance.create(path, {
+    access_mode: 'READ_ONLY',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: '2',
+  })
+  const idle: { conn: DuckDBConnection; statements: Map<string, DuckDBPreparedStatement> }[] = []
+  for (let i = 0; i < poolSize; i++) idle.push({ conn: await instance.connect(), statements: new Map() })
+  const all = [...idle]
+  const waiting: ((c: (typeof idle)[number]) => void)[] = []
+  let closed = false
+
+  const acquire = () => (idle.length ? Promise.resolve(idle.pop()!) : new Promise<(typeof idle)[number]>((r) => waiting.push(r)))
+  const release = (c: (typeof idle)[number]) => {
+    const next = waiting.shift()
+    if (next) next(c)
+    else idle.push(c)
+  }
+
+  return {
+    async query(sql, params = []) {
+      if (closed) throw new Error('base fechada')
+      const c = await acquire()
+      try {
+        let stmt = c.statements.get(sql)
+        if (!stmt) {
+          stmt = await c.conn.prepare(sql)
+          c.statements.set(sql, stmt)
+        }
+        stmt.bind(params)
+        const reader = await stmt.runAndReadAll()
+        return reader.getRowObjectsJS() as Row[]
+      } finally {
+        release(c)
+      }
+    },
+    close() {
+      closed = true
+      for (const c of all) c.conn.closeSync()
+      instance.closeSync()
+    },
+  }
+}

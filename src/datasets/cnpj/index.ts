@@ -1,0 +1,13 @@
+import type { Dataset } from '../../core/dataset'
+import { amostra, busca, completo, empresa, situacao, socioBusca, socios } from './route'
+import { openCnpjStore } from './store'
+
+export const cnpj: Dataset = {
+  name: 'cnpj',
+  titulo: 'Cadastro de empresas (CNPJ)',
+  descricao: 'Todas as empresas do cadastro público da Receita Federal, do dump mensal: situação, cartão, sócios, filiais e buscas.',
+  amostra: '/v1/cnpj/amostra',
+  ingested: true,
+  routes: [situacao, empresa, socios, completo, busca, socioBusca, amostra],
+  open: openCnpjStore,
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod'
+import { cnpjParam, pagina, porPagina } from '../../core/validate'
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
+const str = z.string().nullable()
+
+export const Fonte = z.object({
+  base: z.literal('RFB/CNPJ'),
+  referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência do dump, AAAA-MM'),
+})
+
+export const CodigoDescricao = z.object({ codigo: str, descricao: str })
+
+export const PORTES = ['micro_empresa', 'empresa_pequeno_porte', 'demais', 'nao_informado'] as const
+
+export const SituacaoCadastral = z.object({
+  codigo: str.describe('01 nula, 02 ativa, 03 suspensa, 04 inapta, 08 baixada'),
+  descricao: str.describe('Nula, Ativa, Suspensa, Inapta ou Baixada'),
+  data: date,
+  motivo: str.describe('motivo da situação; null quando a Receita registra 00 (sem motivo)'),
+})
+
+export const Empresa = z.object({
+  cnpj: z.string().describe('14 caracteres'),
+  razao_social: str,
+  nome_fantasia: str,
+  matriz_filial: z.enum(['matriz', 'filial']).nullable(),
+  situacao_cadastral: SituacaoCadastral,
+  data_inicio_atividade: date,
+  natureza_juridica: CodigoDescricao,
+  porte: z.enum(PORTES).nullable(),
+  capital_social: z.number().nullable(),
+  cnae_principal: CodigoDescricao,
+  cnae_secundarios: z.array(CodigoDescricao),
+  endereco: z.object({ logradouro: str, numero: str, complemento: str, bairro: str, municipio: str, uf: str, cep: str }),
+  contato: z.object({ email: str, telefone: str }),
+  simples: z.object({ optante: z.boolean(), mei: z.boolean() }),
+  fonte: Fonte,
+})
+
+export const Socio = z.object({
+  nome: str,
+  tipo: z.enum(['pessoa_fisica', 'pessoa_juridica', 'estrangeiro']).nullable(),
+  documento_mascarado: str.describe('como a Receita publica: CPF mascarado ***NNNNNN**, CNPJ do sócio pessoa jurídica completo'),
+  qualificacao: CodigoDescricao,
+  data_entrada: date,
+  faixa_etaria: z.string().regex(/^(\d{2}-\d{2}|81\+)$/).nullable().describe('00-12, 13-20, 21-30 ... 71-80, 81+; null quando não se aplica'),
+  representante_legal: str,
+})
+
+export const Filial = z.object({ cnpj: z.string(), uf: str, municipio: str, situacao: str })
+
+export const EmpresaCompleta = Empresa.extend({
+  socios: z.array(Socio),
+  total_socios: z.number().int(),
+  filiais: z.array(Filial).describe('outros estabelecimentos da mesma raiz, por CNPJ; no máximo 1000 (total_filiais diz quantos há)'),
+  total_filiais: z.number().int(),
+})
+
+export const EmpresaAmostra = EmpresaCompleta.extend({ amostra: z.literal(true) })
+
+export const Situacao = z.object({
+  cnpj: z.string(),
+  existe: z.boolean(),
+  situacao_cadastral: z.object({ codigo: z.string(), descricao: str, data: date }).nullable(),
+  matriz_filial: z.enum(['matriz', 'filial']).nullable(),
+  uf: str,
+  fonte: Fonte,
+})
+
+export const Socios = z.object({ cnpj: z.string(), total: z.number().int(), socios: z.array(Socio), fonte: Fonte })
+
+const total = z.union([z.number().int(), z.literal('10000+')]).describe('contagem exata até 10000; acima disso, "10000+"')
+
+export const BuscaResultado = z.object({
+  total,
+  pagina: z.number().int(),
+  resultados: z.array(z.object({ cnpj: z.string(), razao_social: str, nome_fantasia: str, uf: str, municipio: str, cnae_principal: str, situacao: str })),
+  fonte: Fonte,
+})
+
+export const SocioBuscaResultado = z.object({
+  total,
+  pagina: z.number().int(),
+  resultados: z.array(z.object({ nome_socio: str, cnpj: z.string().describe('raiz de 8 caracteres'), razao_social: str, qualificacao: CodigoDescricao, data_entrada: date })),
+  fonte: Fonte,
+})
+
+export const CnpjPath = z.object({ cnpj: cnpjParam })
+
+const isoDate = z.iso.date('use AAAA-MM-DD')
+
+export const BuscaQuery = z
+  .object({
+    nome: z.string().trim().min(2).max(200).optional().describe('texto livre sobre razão social e nome fantasia; sem acento e sem caixa'),
+    uf: z.string().regex(/^[A-Za-z]{2}$/, 'duas letras').transform((s) => s.toUpperCase()).optional(),
+    municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
+    cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
+    porte: z.enum(['micro_empresa', 'pequeno_porte', 'empresa_pequeno_porte', 'demais', 'nao_informado']).optional(),
+    situacao: z.enum(['ativa', 'baixada', 'suspensa', 'inapta', 'nula']).default('ativa'),
+    abertura_de: isoDate.optional(),
+    abertura_ate: isoDate.optional(),
+    pagina,
+    por_pagina: porPagina,
+  })
+
+export const SocioBuscaQuery = z.object({
+  nome: z.string().trim().min(3).max(200).describe('nome do sócio; sem acento e sem caixa'),
+  pagina,
+  por_pagina: porPagina,
+})

@@ -1,0 +1,62 @@
+// SQL only: DuckDB for the registry card, SQLite FTS5 for text search. Dates leave as
+// 'YYYY-MM-DD' text and money as DOUBLE, so rows map to JSON without conversions.
+
+const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`
+
+export const SQL = {
+  lookups: (table: string) => `SELECT codigo, descricao FROM ${table}`,
+  meta: `SELECT referencia FROM meta LIMIT 1`,
+
+  situacao: `SELECT situacao, ${day('data_situacao')} AS data_situacao, matriz_filial, uf FROM estabelecimentos WHERE cnpj = $1 LIMIT 1`,
+
+  estabelecimento: `
+    SELECT cnpj, cnpj_basico, matriz_filial, nome_fantasia, situacao, ${day('data_situacao')} AS data_situacao, motivo,
+           ${day('data_inicio')} AS data_inicio, cnae_principal, cnaes_secundarios, tipo_logradouro, logradouro, numero,
+           complemento, bairro, municipio, uf, cep, cidade_exterior, pais, ddd1, telefone1, ddd2, telefone2, email
+    FROM estabelecimentos WHERE cnpj = $1 LIMIT 1`,
+
+  empresa: `SELECT razao_social, natureza_juridica, porte, CAST(capital_social AS DOUBLE) AS capital_social FROM empresas WHERE cnpj_basico = $1 LIMIT 1`,
+
+  simples: `SELECT opcao_simples, opcao_mei FROM simples WHERE cnpj_basico = $1 LIMIT 1`,
+
+  socios: `
+    SELECT identificador, nome, cpf_cnpj, qualificacao, ${day('data_entrada')} AS data_entrada, representante_nome, faixa_etaria
+    FROM socios WHERE cnpj_basico = $1 ORDER BY data_entrada NULLS LAST, nome`,
+
+  filiais: `SELECT cnpj, uf, municipio, situacao FROM estabelecimentos WHERE cnpj_basico = $1 AND cnpj <> $2 ORDER BY cnpj LIMIT $3`,
+  totalFiliais: `SELECT count(*) AS n FROM estabelecimentos WHERE cnpj_basico = $1 AND cnpj <> $2`,
+
+  razoesSociais: (n: number) => `SELECT cnpj_basico, razao_social FROM empresas WHERE cnpj_basico IN (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')})`,
+}
+
+export interface FilterSql {
+  where: string[]
+  params: (string | number)[]
+}
+
+/** Filter-only company search over DuckDB (no text): one page, ordered by CNPJ. */
+export function filterSearchSql(f: FilterSql, limit: number, offset: number) {
+  const where = f.where.join(' AND ')
+  return {
+    page: `SELECT e.cnpj, e.cnpj_basico, e.nome_fantasia, e.uf, e.municipio, e.cnae_principal, e.situacao
+           FROM estabelecimentos e WHERE ${where} ORDER BY e.cnpj LIMIT ${limit} OFFSET ${offset}`,
+    count: `SELECT count(*) AS n FROM (SELECT 1 FROM estabelecimentos e WHERE ${where} LIMIT 10001)`,
+  }
+}
+
+/** Name search over the FTS5 index: rowid range = situação/UF partition, rowid order = rank. */
+export function nameSearchSql(extra: string[]) {
+  const filters = extra.map((w) => ` AND ${w}`).join('')
+  const from = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid
+                WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
+  return {
+    page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
+    count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
+  }
+}
+
+export const SOCIO_SEARCH = {
+  page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid
+         WHERE socio_fts MATCH $match ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
+  count: `SELECT count(*) AS n FROM (SELECT 1 FROM socio_fts WHERE socio_fts MATCH $match LIMIT 10001)`,
+}

@@ -1,0 +1,108 @@
+// HTTP only: each registry route with its price (SPEC §4) and schemas; the work is in service.ts.
+import { storeOf, type AppContext } from '../../core/context'
+import { ApiError } from '../../core/errors'
+import { defineRoute } from '../../core/route'
+import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import * as service from './service'
+import type { CnpjFiles, CnpjStore } from './store'
+
+/** SERPRO's Brasília branch: public, stable, and the company in the shared real-format excerpt. */
+export const AMOSTRA_CNPJ = '33683111000280'
+
+const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
+const CNPJ_NOTE = 'CNPJ com ou sem pontuação, numérico ou alfanumérico; um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
+
+export const situacao = defineRoute({
+  path: '/v1/cnpj/situacao/{cnpj}',
+  dataset: 'cnpj',
+  summary: 'Situação cadastral de um CNPJ',
+  description: `${CNPJ_NOTE} Um CNPJ válido que não consta na base responde 200 com existe=false.`,
+  price: 0.001,
+  params: CnpjPath,
+  response: Situacao,
+  errors: ['cnpj_invalido', 'dados_indisponiveis'],
+  handler: ({ params, ctx }) => use(ctx, (files) => service.situacao(files, params.cnpj)),
+})
+
+export const empresa = defineRoute({
+  path: '/v1/cnpj/empresa/{cnpj}',
+  dataset: 'cnpj',
+  summary: 'Cartão CNPJ do estabelecimento',
+  description: CNPJ_NOTE,
+  price: 0.005,
+  params: CnpjPath,
+  response: Empresa,
+  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, ctx }) => use(ctx, (files) => service.empresa(files, params.cnpj)),
+})
+
+export const socios = defineRoute({
+  path: '/v1/cnpj/empresa/{cnpj}/socios',
+  dataset: 'cnpj',
+  summary: 'Quadro de sócios e administradores',
+  description: `${CNPJ_NOTE} O quadro é da empresa (raiz); CPFs vêm mascarados pela própria Receita.`,
+  price: 0.005,
+  params: CnpjPath,
+  response: Socios,
+  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, ctx }) => use(ctx, (files) => service.sociosDe(files, params.cnpj)),
+})
+
+export const completo = defineRoute({
+  path: '/v1/cnpj/empresa/{cnpj}/completo',
+  dataset: 'cnpj',
+  summary: 'Cartão, sócios e demais estabelecimentos da mesma raiz',
+  description: `${CNPJ_NOTE} filiais traz até ${service.MAX_FILIAIS} outros estabelecimentos da raiz, por CNPJ; total_filiais conta todos.`,
+  price: 0.01,
+  params: CnpjPath,
+  response: EmpresaCompleta,
+  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, ctx }) => use(ctx, (files) => service.completo(files, params.cnpj)),
+})
+
+export const busca = defineRoute({
+  path: '/v1/cnpj/busca',
+  dataset: 'cnpj',
+  summary: 'Busca de empresas por nome e filtros',
+  description:
+    'Ao menos um filtro além de situacao. Com nome: texto livre sobre razão social e nome fantasia, sem acento e sem caixa; ' +
+    'todas as palavras precisam aparecer (formas jurídicas como LTDA, ME, EIRELI e conectivos DE/DA/DO são ignorados); ' +
+    'ordem: nomes mais curtos primeiro (o que mais se aproxima da palavra buscada), matriz antes de filial, depois CNPJ. ' +
+    'Sem nome: ordem por CNPJ. total é exato até 10000; acima, "10000+". porte aceita pequeno_porte e empresa_pequeno_porte.',
+  price: 0.01,
+  query: BuscaQuery,
+  response: BuscaResultado,
+  errors: ['parametro_invalido', 'filtro_obrigatorio', 'dados_indisponiveis'],
+  handler: ({ query, ctx }) => use(ctx, (files) => service.busca(files, query)),
+})
+
+export const socioBusca = defineRoute({
+  path: '/v1/cnpj/socio/busca',
+  dataset: 'cnpj',
+  summary: 'Empresas de que uma pessoa é sócia (busca reversa)',
+  description: 'nome com 3 ou mais caracteres, sem acento e sem caixa, todas as palavras exigidas; nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.',
+  price: 0.02,
+  query: SocioBuscaQuery,
+  response: SocioBuscaResultado,
+  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  handler: ({ query, ctx }) => use(ctx, (files) => service.socioBusca(files, query)),
+})
+
+export const amostra = defineRoute({
+  path: '/v1/cnpj/amostra',
+  dataset: 'cnpj',
+  summary: 'Amostra grátis: cadastro completo de uma empresa fixa (SERPRO, 33.683.111/0002-80)',
+  price: null,
+  response: EmpresaAmostra,
+  errors: ['dados_indisponiveis'],
+  handler: ({ ctx }) =>
+    use(ctx, async (files) => {
+      try {
+        return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const }
+      } catch (err) {
+        if (err instanceof ApiError && err.codigo === 'nao_encontrado')
+          throw new ApiError('dados_indisponiveis', `A empresa da amostra (${AMOSTRA_CNPJ}) não está na base carregada.`)
+        throw err
+      }
+    }),
+})

@@ -1,0 +1,244 @@
+// Registry answers: runs the queries and maps raw rows to the SPEC's Portuguese shapes.
+import type { z } from 'zod'
+import { ApiError } from '../../core/errors'
+import type { Row } from '../../core/stores/duckdb'
+import { rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
+import { filterSearchSql, nameSearchSql, SOCIO_SEARCH, SQL, type FilterSql } from './queries'
+import type { CnpjFiles, Lookup } from './store'
+
+type Out<T extends z.ZodType> = z.output<T>
+
+const SITUACAO_DESCRICAO: Record<string, string> = { '01': 'Nula', '02': 'Ativa', '03': 'Suspensa', '04': 'Inapta', '08': 'Baixada' }
+const SITUACAO_CODIGO: Record<string, string> = { nula: '01', ativa: '02', suspensa: '03', inapta: '04', baixada: '08' }
+const PORTE: Record<string, Out<typeof Empresa>['porte']> = { '00': 'nao_informado', '01': 'micro_empresa', '03': 'empresa_pequeno_porte', '05': 'demais' }
+const PORTE_CODIGO: Record<string, string> = { nao_informado: '00', micro_empresa: '01', pequeno_porte: '03', empresa_pequeno_porte: '03', demais: '05' }
+const TIPO_SOCIO = { 1: 'pessoa_juridica', 2: 'pessoa_fisica', 3: 'estrangeiro' } as const
+const FAIXA = ['00-12', '13-20', '21-30', '31-40', '41-50', '51-60', '61-70', '71-80', '81+']
+export const MAX_FILIAIS = 1000
+
+const fonte = (files: CnpjFiles) => ({ base: 'RFB/CNPJ' as const, referencia: files.referencia })
+const s = (v: unknown) => (v === null || v === undefined ? null : String(v))
+const cd = (codigo: unknown, lookup: Lookup) => {
+  const c = s(codigo)
+  return { codigo: c, descricao: c === null ? null : (lookup.get(c) ?? null) }
+}
+const matrizFilial = (v: unknown) => (v === 1 ? 'matriz' : v === 2 ? 'filial' : null)
+
+function telefone(ddd: unknown, numero: unknown): string | null {
+  if (!numero) return null
+  return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
+}
+
+async function one(files: CnpjFiles, sql: string, params: string[]): Promise<Row | undefined> {
+  return (await files.duck.query(sql, params))[0]
+}
+
+export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
+  const row = await one(files, SQL.situacao, [cnpj])
+  if (!row) return { cnpj, existe: false, situacao_cadastral: null, matriz_filial: null, uf: null, fonte: fonte(files) }
+  const codigo = String(row.situacao)
+  return {
+    cnpj,
+    existe: true,
+    situacao_cadastral: { codigo, descricao: SITUACAO_DESCRICAO[codigo] ?? null, data: s(row.data_situacao) },
+    matriz_filial: matrizFilial(row.matriz_filial),
+    uf: s(row.uf),
+    fonte: fonte(files),
+  }
+}
+
+export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
+  const e = await one(files, SQL.estabelecimento, [cnpj])
+  if (!e) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
+  const basico = String(e.cnpj_basico)
+  const [m, simples] = await Promise.all([one(files, SQL.empresa, [basico]), one(files, SQL.simples, [basico])])
+  const { lookups } = files
+  const codigo = s(e.situacao)
+  const motivo = s(e.motivo)
+  const logradouro = [e.tipo_logradouro, e.logradouro].filter(Boolean).join(' ') || null
+  return {
+    cnpj,
+    razao_social: s(m?.razao_social),
+    nome_fantasia: s(e.nome_fantasia),
+    matriz_filial: matrizFilial(e.matriz_filial),
+    situacao_cadastral: {
+      codigo,
+      descricao: codigo ? (SITUACAO_DESCRICAO[codigo] ?? null) : null,
+      data: s(e.data_situacao),
+      motivo: motivo && motivo !== '00' ? (lookups.motivos.get(motivo) ?? motivo) : null,
+    },
+    data_inicio_atividade: s(e.data_inicio),
+    natureza_juridica: cd(m?.natureza_juridica, lookups.naturezas),
+    porte: m?.porte ? (PORTE[String(m.porte)] ?? null) : null,
+    capital_social: typeof m?.capital_social === 'number' ? m.capital_social : null,
+    cnae_principal: cd(e.cnae_principal, lookups.cnaes),
+    cnae_secundarios: e.cnaes_secundarios ? String(e.cnaes_secundarios).split(',').filter(Boolean).map((c) => cd(c.padStart(7, '0'), lookups.cnaes)) : [],
+    endereco: {
+      logradouro,
+      numero: s(e.numero),
+      complemento: s(e.complemento),
+      bairro: s(e.bairro),
+      municipio: e.municipio ? (lookups.municipios.get(String(e.municipio)) ?? s(e.cidade_exterior)) : s(e.cidade_exterior),
+      uf: s(e.uf),
+      cep: s(e.cep),
+    },
+    contato: { email: s(e.email), telefone: telefone(e.ddd1, e.telefone1) ?? telefone(e.ddd2, e.telefone2) },
+    simples: { optante: simples?.opcao_simples === true, mei: simples?.opcao_mei === true },
+    fonte: fonte(files),
+  }
+}
+
+function socio(files: CnpjFiles, r: Row): Out<typeof Socio> {
+  const faixa = typeof r.faixa_etaria === 'number' && r.faixa_etaria >= 1 && r.faixa_etaria <= 9 ? FAIXA[r.faixa_etaria - 1]! : null
+  return {
+    nome: s(r.nome),
+    tipo: TIPO_SOCIO[r.identificador as 1 | 2 | 3] ?? null,
+    documento_mascarado: s(r.cpf_cnpj),
+    qualificacao: cd(r.qualificacao, files.lookups.qualificacoes),
+    data_entrada: s(r.data_entrada),
+    faixa_etaria: faixa,
+    representante_legal: s(r.representante_nome),
+  }
+}
+
+export async function socios(files: CnpjFiles, cnpj: string): Promise<Out<typeof Socio>[]> {
+  return (await files.duck.query(SQL.socios, [cnpj.slice(0, 8)])).map((r) => socio(files, r))
+}
+
+/** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
+export async function sociosDe(files: CnpjFiles, cnpj: string) {
+  if (!(await one(files, SQL.situacao, [cnpj]))) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
+  const list = await socios(files, cnpj)
+  return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
+}
+
+export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
+  const card = await empresa(files, cnpj)
+  const basico = cnpj.slice(0, 8)
+  const [list, filiais, total] = await Promise.all([
+    socios(files, cnpj),
+    files.duck.query(SQL.filiais, [basico, cnpj, String(MAX_FILIAIS)]),
+    one(files, SQL.totalFiliais, [basico, cnpj]),
+  ])
+  return {
+    ...card,
+    socios: list,
+    total_socios: list.length,
+    filiais: filiais.map((f): Out<typeof Filial> => ({
+      cnpj: String(f.cnpj),
+      uf: s(f.uf),
+      municipio: f.municipio ? (files.lookups.municipios.get(String(f.municipio)) ?? null) : null,
+      situacao: f.situacao ? (SITUACAO_DESCRICAO[String(f.situacao)] ?? null) : null,
+    })),
+    total_filiais: Number(total?.n ?? 0),
+  }
+}
+
+/** FTS5 query from free text: accents and case folded, legal-form words dropped, every word required. */
+export function matchExpression(text: string): string | null {
+  const words = text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+  const useful = words.filter((w) => !STOPWORDS.has(w))
+  const chosen = (useful.length ? useful : words).slice(0, 8)
+  return chosen.length ? chosen.map((w) => `"${w}"`).join(' ') : null
+}
+
+const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
+
+export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promise<Out<typeof BuscaResultado>> {
+  const hasFilter = q.nome || q.uf || q.municipio || q.cnae || q.porte || q.abertura_de || q.abertura_ate
+  if (!hasFilter) throw new ApiError('filtro_obrigatorio', 'Informe ao menos um filtro: nome, uf, municipio, cnae, porte, abertura_de ou abertura_ate.')
+  if (q.abertura_de && q.abertura_ate && q.abertura_de > q.abertura_ate) throw new ApiError('parametro_invalido', 'abertura_de é posterior a abertura_ate.')
+  const situacaoCodigo = SITUACAO_CODIGO[q.situacao]!
+  const offset = (q.pagina - 1) * q.por_pagina
+  const municipio = (code: unknown) => (code ? (files.lookups.municipios.get(String(code)) ?? null) : null)
+
+  if (q.nome) {
+    const match = matchExpression(q.nome)
+    if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
+    const ufSlot = q.uf ? UFS.indexOf(q.uf as (typeof UFS)[number]) : undefined
+    if (ufSlot === -1) return { total: 0, pagina: q.pagina, resultados: [], fonte: fonte(files) }
+    const [lo, hi] = rowidRange(SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number]), ufSlot)
+    const extra: string[] = []
+    const params: Record<string, string | number> = { $match: match, $lo: lo, $hi: hi }
+    if (q.municipio) { extra.push('d.municipio = $municipio'); params.$municipio = q.municipio }
+    if (q.cnae) { extra.push('d.cnae = $cnae'); params.$cnae = q.cnae }
+    if (q.porte) { extra.push('d.porte = $porte'); params.$porte = PORTE_CODIGO[q.porte]! }
+    if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
+    if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
+    const sql = nameSearchSql(extra)
+    const count = files.search.query(sql.count).get(params) as { n: number }
+    const rows = files.search.query(sql.page).all({ ...params, $limit: q.por_pagina, $offset: offset }) as Row[]
+    return {
+      total: capTotal(count.n),
+      pagina: q.pagina,
+      resultados: rows.map((r) => ({
+        cnpj: String(r.cnpj),
+        razao_social: s(r.razao_social),
+        nome_fantasia: s(r.nome_fantasia),
+        uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
+        municipio: municipio(r.municipio),
+        cnae_principal: s(r.cnae),
+        situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
+      })),
+      fonte: fonte(files),
+    }
+  }
+
+  const f: FilterSql = { where: ['e.situacao = $1'], params: [situacaoCodigo] }
+  const add = (clause: (n: string) => string, value: string) => {
+    f.params.push(value)
+    f.where.push(clause(`$${f.params.length}`))
+  }
+  if (q.uf) add((p) => `e.uf = ${p}`, q.uf)
+  if (q.municipio) add((p) => `e.municipio = ${p}`, q.municipio)
+  if (q.cnae) add((p) => `e.cnae_principal = ${p}`, q.cnae)
+  if (q.abertura_de) add((p) => `e.data_inicio >= CAST(${p} AS DATE)`, q.abertura_de)
+  if (q.abertura_ate) add((p) => `e.data_inicio <= CAST(${p} AS DATE)`, q.abertura_ate)
+  if (q.porte) add((p) => `e.cnpj_basico IN (SELECT cnpj_basico FROM empresas WHERE porte = ${p})`, PORTE_CODIGO[q.porte]!)
+  const sql = filterSearchSql(f, q.por_pagina, offset)
+  const [rows, count] = await Promise.all([files.duck.query(sql.page, f.params), files.duck.query(sql.count, f.params)])
+  const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
+  const names = roots.length ? new Map((await files.duck.query(SQL.razoesSociais(roots.length), roots)).map((r) => [String(r.cnpj_basico), s(r.razao_social)])) : new Map()
+  return {
+    total: capTotal(Number(count[0]?.n ?? 0)),
+    pagina: q.pagina,
+    resultados: rows.map((r) => ({
+      cnpj: String(r.cnpj),
+      razao_social: names.get(String(r.cnpj_basico)) ?? null,
+      nome_fantasia: s(r.nome_fantasia),
+      uf: s(r.uf),
+      municipio: municipio(r.municipio),
+      cnae_principal: s(r.cnae_principal),
+      situacao: SITUACAO_DESCRICAO[String(r.situacao)] ?? null,
+    })),
+    fonte: fonte(files),
+  }
+}
+
+export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
+  const match = matchExpression(q.nome)
+  if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
+  const offset = (q.pagina - 1) * q.por_pagina
+  const count = files.search.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
+  const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
+  const names = roots.length ? new Map((await files.duck.query(SQL.razoesSociais(roots.length), roots)).map((r) => [String(r.cnpj_basico), s(r.razao_social)])) : new Map()
+  return {
+    total: capTotal(count.n),
+    pagina: q.pagina,
+    resultados: rows.map((r) => ({
+      nome_socio: s(r.nome),
+      cnpj: String(r.cnpj_basico),
+      razao_social: names.get(String(r.cnpj_basico)) ?? null,
+      qualificacao: cd(r.qualificacao, files.lookups.qualificacoes),
+      data_entrada: s(r.data_entrada),
+    })),
+    fonte: fonte(files),
+  }
+}

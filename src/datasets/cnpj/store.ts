@@ -1,0 +1,77 @@
+// The registry's open files: DuckDB (cards), SQLite FTS5 (names), the manifest, and the small
+// lookup tables held in memory. Follows data/cnpj/current, so a new month is picked up live.
+import { Database } from 'bun:sqlite'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { DatasetHealth, DatasetStore } from '../../core/dataset'
+import type { Logger } from '../../core/log'
+import { openDuckDb, type DuckDbReader } from '../../core/stores/duckdb'
+import { followLink, type Follower } from '../../core/stores/current-link'
+import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
+import { SQL } from './queries'
+
+export type Lookup = Map<string, string | null>
+
+export interface CnpjFiles {
+  duck: DuckDbReader
+  search: Database
+  referencia: string
+  lookups: { cnaes: Lookup; motivos: Lookup; municipios: Lookup; naturezas: Lookup; paises: Lookup; qualificacoes: Lookup }
+}
+
+export interface CnpjStore extends DatasetStore {
+  use<R>(fn: (files: CnpjFiles) => Promise<R>): Promise<R>
+  /** Re-reads the current link now (tests; the server polls it every 2 s). */
+  reload(): Promise<boolean>
+}
+
+async function openFiles(dir: string): Promise<CnpjFiles> {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
+  const duck = await openDuckDb(join(dir, DUCKDB_FILE))
+  try {
+    const lookup = async (table: string): Promise<Lookup> =>
+      new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
+    const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
+    return {
+      duck,
+      search,
+      referencia: manifest.referencia,
+      lookups: {
+        cnaes: await lookup('cnaes'), motivos: await lookup('motivos'), municipios: await lookup('municipios'),
+        naturezas: await lookup('naturezas'), paises: await lookup('paises'), qualificacoes: await lookup('qualificacoes'),
+      },
+    }
+  } catch (err) {
+    duck.close()
+    throw err
+  }
+}
+
+export async function openCnpjStore(dataDir: string, log: Logger): Promise<CnpjStore> {
+  const root = resolve(dataDir, DATASET_DIR)
+  const link = join(root, CURRENT_LINK)
+  if (!existsSync(link)) throw new Error(`${link} não existe; rode 'dadosbr ingest cnpj'`)
+  const follower: Follower<CnpjFiles> = await followLink(
+    link,
+    async (target) => {
+      const files = await openFiles(resolve(root, target))
+      log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
+      return files
+    },
+    (files) => {
+      files.duck.close()
+      files.search.close()
+    },
+    (err) => log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) }),
+  )
+  if (!follower.peek()) throw new Error(`${link} não aponta para uma base válida`)
+  return {
+    use: (fn) => follower.use(fn),
+    reload: () => follower.check(),
+    async health(): Promise<DatasetHealth> {
+      const files = follower.peek()
+      return files ? { ok: true, referencia: files.referencia } : { ok: false, motivo: 'nenhuma base aberta' }
+    },
+    close: () => follower.close(),
+  }
+}

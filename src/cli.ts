@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 // Entry point of the single `dadosbr` executable.
 import { UsageError } from './cli/args'
+import { ingest, synth } from './cli/ingest'
 import { serve } from './cli/serve'
 import { VERSION } from './core/health'
 
@@ -10,13 +11,15 @@ Uso: dadosbr <comando> [opções]
 
 Comandos:
   serve     sobe a API (dadosbr serve --free para servir sem cobrar)
+  ingest    reconstrói uma base a partir dos dumps oficiais (dadosbr ingest cnpj)
+  synth     escreve um dump sintético no formato real (dadosbr synth cnpj --out DIR --companies N)
   --version mostra a versão
 
 Cada comando tem --help.
 `
 
 type Command = (argv: string[]) => Promise<number>
-const COMMANDS: Record<string, Command> = { serve }
+const COMMANDS: Record<string, Command> = { serve, ingest, synth }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv

@@ -3,7 +3,7 @@
 // situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { rankBase, RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
@@ -35,23 +35,25 @@ export async function buildSearchIndex(conn: DuckDBConnection, path: string, opt
   const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
   const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
   const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-  // Partition (situação slot * 32 + UF slot), then the static rank: shorter legal names first,
-  // headquarters before branches, then CNPJ, so equal queries always page the same way.
+  // Rows in rowid order: partition (situação slot * 32 + UF slot), then the static rank (shorter
+  // legal names first, headquarters before branches), then CNPJ, so equal queries page the same way.
   const sql = `
     SELECT (coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32
             + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))::INTEGER AS particao,
+           least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)::INTEGER AS tamanho, e.matriz_filial = 2 AS filial,
            e.cnpj, m.razao_social, e.nome_fantasia, e.municipio, e.cnae_principal, m.porte,
            CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
     FROM estabelecimentos e LEFT JOIN empresas m USING (cnpj_basico)
-    ORDER BY particao, length(coalesce(m.razao_social, e.nome_fantasia, '')), e.matriz_filial, e.cnpj`
-  let partition = -1
-  let rank = 0
+    ORDER BY particao, tamanho, filial, e.cnpj`
+  let group = ''
+  let seq = 0
   let done = 0
   db.exec('BEGIN')
   for await (const rows of chunks(conn, sql)) {
-    for (const [p, cnpj, razao, fantasia, municipio, cnae, porte, abertura] of rows) {
-      if (p !== partition) { partition = p as number; rank = 0 }
-      const id = (p as number) * RANK_BITS + rank++
+    for (const [p, tamanho, filial, cnpj, razao, fantasia, municipio, cnae, porte, abertura] of rows) {
+      const key = `${p}:${tamanho}:${filial}`
+      if (key !== group) { group = key; seq = 0 }
+      const id = (p as number) * RANK_BITS + rankBase(tamanho as number, filial === true) + seq++
       const nome = [razao, fantasia].filter(Boolean).join(' ')
       if (nome) insertFts.run(id, nome)
       insertDoc.run(id, cnpj as string, razao as string | null, fantasia as string | null, municipio as string | null, cnae as string | null, porte as string | null, abertura as number | null)

@@ -17,23 +17,36 @@ export const SITUACOES = ['01', '02', '03', '04', '08'] as const
 export const UNKNOWN_SITUACAO_SLOT = 7
 
 /**
- * Text-index rowids carry the filters in their high bits: partition = situacao slot * 32 + uf slot,
- * rowid = partition * 2^32 + rank. A search for one situação (and maybe one UF) is then a rowid
- * range, and rank orders the rows inside it (shorter names first, which is what bm25 would favour
- * for short registry names, at no query cost).
+ * Text-index rowids carry the filters and the order. rowid = partition * 2^45 + rank, where
+ * partition = situação slot * 32 + UF slot, so a search for one situação and one UF is one rowid
+ * range, and rank = name length * 2^37 + (branch ? 2^36 : 0) + sequence: shorter names first
+ * (what bm25 favours for short registry names, at no query cost), headquarters before branches.
+ * Ranks compare across partitions, so a search over every UF merges the partitions' first pages.
  */
-export const RANK_BITS = 2 ** 32
+export const RANK_BITS = 2 ** 45
+const LENGTH_UNIT = 2 ** 37
+const BRANCH_UNIT = 2 ** 36
 
 export function partitionOf(situacaoSlot: number, ufSlot: number): number {
   return situacaoSlot * 32 + ufSlot
 }
 
-/** Rowid range [lo, hi] for a situação slot and, optionally, a UF slot. */
-export function rowidRange(situacaoSlot: number, ufSlot?: number): [number, number] {
-  if (ufSlot === undefined) return [partitionOf(situacaoSlot, 0) * RANK_BITS, (partitionOf(situacaoSlot, 31) + 1) * RANK_BITS - 1]
+/** The rank part of a rowid, without its sequence number (sequence is added by the writer). */
+export function rankBase(nameLength: number, branch: boolean): number {
+  return Math.min(nameLength, 255) * LENGTH_UNIT + (branch ? BRANCH_UNIT : 0)
+}
+
+/** Rowid range [lo, hi] of one partition. */
+export function rowidRange(situacaoSlot: number, ufSlot: number): [number, number] {
   const p = partitionOf(situacaoSlot, ufSlot)
   return [p * RANK_BITS, (p + 1) * RANK_BITS - 1]
 }
+
+/** Every UF slot a partition can have, for searches over all UFs. */
+export const ALL_UF_SLOTS = [...UFS.keys(), UNKNOWN_UF_SLOT]
+
+/** Searches page at most this deep (offset + page size), like the 10000 cap of the total. */
+export const MAX_RESULT_WINDOW = 10_000
 
 /** Words too common to search by: legal forms and connectors (NOTES §1). */
 export const STOPWORDS = new Set(['LTDA', 'ME', 'EPP', 'EIRELI', 'SA', 'S', 'A', 'DE', 'DA', 'DO', 'DAS', 'DOS', 'E', 'EM', 'MEI'])

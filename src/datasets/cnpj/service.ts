@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { filterSearchSql, nameSearchSql, SOCIO_SEARCH, SQL, type FilterSql } from './queries'
 import type { CnpjFiles, Lookup } from './store'
@@ -148,6 +148,14 @@ export function matchExpression(text: string): string | null {
   return chosen.length ? chosen.map((w) => `"${w}"`).join(' ') : null
 }
 
+/** Pages reach the 10000th result at most, as the total is capped there; deeper asks for a narrower search. */
+function pageOffset(pagina: number, porPagina: number): number {
+  const offset = (pagina - 1) * porPagina
+  if (offset + porPagina > MAX_RESULT_WINDOW)
+    throw new ApiError('parametro_invalido', `A busca pagina até o ${MAX_RESULT_WINDOW}º resultado (pagina × por_pagina ≤ ${MAX_RESULT_WINDOW}); refine os filtros.`)
+  return offset
+}
+
 const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
 
 export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promise<Out<typeof BuscaResultado>> {
@@ -155,25 +163,35 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   if (!hasFilter) throw new ApiError('filtro_obrigatorio', 'Informe ao menos um filtro: nome, uf, municipio, cnae, porte, abertura_de ou abertura_ate.')
   if (q.abertura_de && q.abertura_ate && q.abertura_de > q.abertura_ate) throw new ApiError('parametro_invalido', 'abertura_de é posterior a abertura_ate.')
   const situacaoCodigo = SITUACAO_CODIGO[q.situacao]!
-  const offset = (q.pagina - 1) * q.por_pagina
+  const offset = pageOffset(q.pagina, q.por_pagina)
   const municipio = (code: unknown) => (code ? (files.lookups.municipios.get(String(code)) ?? null) : null)
 
   if (q.nome) {
     const match = matchExpression(q.nome)
     if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
-    const ufSlot = q.uf ? UFS.indexOf(q.uf as (typeof UFS)[number]) : undefined
-    if (ufSlot === -1) return { total: 0, pagina: q.pagina, resultados: [], fonte: fonte(files) }
-    const [lo, hi] = rowidRange(SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number]), ufSlot)
+    const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
+    const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
     const extra: string[] = []
-    const params: Record<string, string | number> = { $match: match, $lo: lo, $hi: hi }
+    const params: Record<string, string | number> = { $match: match }
     if (q.municipio) { extra.push('d.municipio = $municipio'); params.$municipio = q.municipio }
     if (q.cnae) { extra.push('d.cnae = $cnae'); params.$cnae = q.cnae }
     if (q.porte) { extra.push('d.porte = $porte'); params.$porte = PORTE_CODIGO[q.porte]! }
     if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
     if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
     const sql = nameSearchSql(extra)
-    const count = files.search.query(sql.count).get(params) as { n: number }
-    const rows = files.search.query(sql.page).all({ ...params, $limit: q.por_pagina, $offset: offset }) as Row[]
+    // The count spans one contiguous range (situação is the high part of the rowid) when no UF is given.
+    const [countLo, countHi] = q.uf
+      ? ufSlots.length ? rowidRange(situacaoSlot, ufSlots[0]!) : [1, 0]
+      : [rowidRange(situacaoSlot, 0)[0], rowidRange(situacaoSlot, 31)[1]]
+    const count = files.search.query(sql.count).get({ ...params, $lo: countLo, $hi: countHi }) as { n: number }
+    // Each UF partition is already in rank order: take each one's first offset+limit rows and merge.
+    const page: Row[] = []
+    for (const slot of ufSlots) {
+      const [lo, hi] = rowidRange(situacaoSlot, slot)
+      page.push(...(files.search.query(sql.page).all({ ...params, $lo: lo, $hi: hi, $limit: offset + q.por_pagina, $offset: 0 }) as Row[]))
+    }
+    const rank = (r: Row) => Number(r.id) % RANK_BITS
+    const rows = page.sort((a, b) => rank(a) - rank(b) || Number(a.id) - Number(b.id)).slice(offset, offset + q.por_pagina)
     return {
       total: capTotal(count.n),
       pagina: q.pagina,
@@ -224,7 +242,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
   const match = matchExpression(q.nome)
   if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
-  const offset = (q.pagina - 1) * q.por_pagina
+  const offset = pageOffset(q.pagina, q.por_pagina)
   const count = files.search.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
   const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]

@@ -1,0 +1,92 @@
+// `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/.
+import { basename, join } from 'node:path'
+import { buildCnpj } from '../../ingest/cnpj/load'
+import { DEFAULT_SOURCE, downloadMonth } from '../../ingest/cnpj/sources'
+import { synthCnpj } from '../../ingest/cnpj/synth'
+import { parseArgs, usage, UsageError, type FlagSpec } from './args'
+
+const INGEST_SPECS: FlagSpec[] = [
+  { name: '--from', value: true, help: 'pasta com os 37 zips do mês (sem ela, baixa da Receita)' },
+  { name: '--month', value: true, help: 'mês de referência AAAA-MM (padrão: o mais recente publicado, ou o nome da pasta --from)' },
+  { name: '--data', value: true, help: 'pasta dos dados (padrão ./data)' },
+  { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
+  { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
+  { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
+  { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
+  { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
+  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 6GB)' },
+  { name: '--quiet', value: false, help: 'sem barra de progresso' },
+]
+
+export const INGEST_HELP = usage(
+  'dadosbr ingest cnpj: reconstrói o cadastro de empresas a partir do dump mensal da Receita Federal.',
+  'dadosbr ingest cnpj [--from DIR] [--month AAAA-MM] [--data DIR]',
+  INGEST_SPECS,
+  'Constrói numa pasta nova e só troca a base em uso (link data/cnpj/current) quando tudo deu certo;\n' +
+    'um servidor rodando passa a usar a base nova sozinho, sem reiniciar.',
+)
+
+export async function ingest(argv: string[]): Promise<number> {
+  const { flags, positionals, help } = parseArgs(argv, INGEST_SPECS, 1)
+  if (help || positionals.length === 0) {
+    process.stdout.write(INGEST_HELP)
+    return help ? 0 : 2
+  }
+  if (positionals[0] !== 'cnpj') throw new UsageError(`base desconhecida: ${positionals[0]} (disponível: cnpj)`)
+  const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
+  const quiet = Boolean(flags['--quiet'])
+  const log = (l: string) => process.stderr.write(`${l}\n`)
+  let month = flags['--month'] as string | undefined
+  let sourceDir = flags['--from'] as string | undefined
+  if (sourceDir) {
+    month ??= /\d{4}-\d{2}/.exec(basename(sourceDir))?.[0]
+    if (!month) throw new UsageError('informe --month AAAA-MM (o nome da pasta --from não diz o mês)')
+  } else {
+    const share = { url: String(flags['--fonte'] ?? DEFAULT_SOURCE.url).replace(/\/+$/, ''), token: String(flags['--token'] ?? DEFAULT_SOURCE.token) }
+    const downloads = flags['--downloads'] as string | undefined
+    const got = await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet, log })
+    month = got.month
+    sourceDir = got.dir
+  }
+  const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
+  if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
+  const started = performance.now()
+  const manifest = await buildCnpj({
+    sourceDir, month, dataDir, quiet, log, maxRejects,
+    allowPartial: Boolean(flags['--parcial']),
+    memoryLimit: flags['--memoria'] as string | undefined,
+  })
+  const rows = Object.entries(manifest.linhas).map(([k, v]) => `${k}=${v}`).join(' ')
+  log(`base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}; ${manifest.rejeitadas.total} linhas malformadas`)
+  return 0
+}
+
+const SYNTH_SPECS: FlagSpec[] = [
+  { name: '--out', value: true, help: 'pasta onde escrever os 37 zips' },
+  { name: '--companies', value: true, help: 'quantas empresas (cerca de 1,1 estabelecimento e 0,6 sócio por empresa)' },
+  { name: '--seed', value: true, help: 'semente (padrão 42): a mesma semente gera os mesmos arquivos' },
+  { name: '--zip64', value: false, help: 'força ZIP64 nos arquivos numerados' },
+  { name: '--quiet', value: false, help: 'sem barra de progresso' },
+]
+
+export const SYNTH_HELP = usage(
+  'dadosbr synth cnpj: escreve um dump sintético no formato exato da Receita (testes e benchmarks).',
+  'dadosbr synth cnpj --out DIR --companies N [--seed N]',
+  SYNTH_SPECS,
+)
+
+export async function synth(argv: string[]): Promise<number> {
+  const { flags, positionals, help } = parseArgs(argv, SYNTH_SPECS, 1)
+  if (help || positionals.length === 0) {
+    process.stdout.write(SYNTH_HELP)
+    return help ? 0 : 2
+  }
+  if (positionals[0] !== 'cnpj') throw new UsageError(`base desconhecida: ${positionals[0]} (disponível: cnpj)`)
+  const out = flags['--out']
+  const companies = Number(flags['--companies'])
+  if (typeof out !== 'string') throw new UsageError('--out é obrigatório')
+  if (!Number.isInteger(companies) || companies < 1) throw new UsageError('--companies precisa ser um inteiro >= 1')
+  const summary = await synthCnpj({ outDir: out, companies, seed: flags['--seed'] ? Number(flags['--seed']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
+  process.stderr.write(`${JSON.stringify(summary)}\n`)
+  return 0
+}

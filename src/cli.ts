@@ -1,9 +1,8 @@
 #!/usr/bin/env bun
 // Entry point of the single `dadosbr` executable.
 import { UsageError } from './cli/args'
-import { ingest, synth } from './cli/ingest'
-import { serve } from './cli/serve'
 import { VERSION } from './core/health'
+import { preloadDuckDbLibrary } from './core/stores/native'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 
@@ -19,7 +18,12 @@ Cada comando tem --help.
 `
 
 type Command = (argv: string[]) => Promise<number>
-const COMMANDS: Record<string, Command> = { serve, ingest, synth }
+// Commands load lazily: DuckDB's addon must not load before its library is preloaded (native.ts).
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve')).serve,
+  ingest: async () => (await import('./cli/ingest')).ingest,
+  synth: async () => (await import('./cli/ingest')).synth,
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
@@ -31,12 +35,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return 0
   }
-  const command = COMMANDS[name]
-  if (!command) {
+  const load = COMMANDS[name]
+  if (!load) {
     process.stderr.write(`dadosbr: comando desconhecido '${name}'; veja dadosbr --help\n`)
     return 2
   }
   try {
+    await preloadDuckDbLibrary()
+    const command = await load()
     return await command(rest)
   } catch (err) {
     if (err instanceof UsageError) {

@@ -1,6 +1,6 @@
 import { createApp } from '../app'
 import { ConfigError, loadConfig, SETTINGS, type SettingName } from '../core/config'
-import { VERSION } from '../core/health'
+import { healthOf, VERSION } from '../core/health'
 import { createLogger } from '../core/log'
 import { parseArgs, usage, type FlagSpec } from './args'
 
@@ -36,13 +36,13 @@ export async function serve(argv: string[]): Promise<number> {
     throw err
   }
   const log = createLogger(config.logLevel)
+  if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
+  else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
   const app = await createApp(config, { log })
   const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.handle, maxRequestBodySize: 64 * 1024 })
   const shown = config.host === '0.0.0.0' ? 'localhost' : config.host
-  log.info(`dadosbr ${VERSION} ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir })
-  if (config.free) log.info('pagamentos DESLIGADOS (--free): todas as rotas servem sem cobrar')
-  else log.info('pagamentos ativos', { rede: config.network, recebedor: config.payTo })
-  const health = await import('../core/health').then((m) => m.healthOf(app.ctx))
+  log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir })
+  const health = await healthOf(app.ctx)
   if (health.status !== 'ok') log.warn('serviço degradado', { motivos: health.motivos.join('; ') })
 
   await new Promise<void>((resolve) => {

@@ -3,23 +3,20 @@
 // asset; here it is written to $TMPDIR and dlopen'ed before the addon loads, so the addon's
 // dependency resolves to the already-loaded library (NOTES §1).
 import { dlopen } from 'bun:ffi'
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+// A file import: in development this is the path in node_modules; in the compiled binary the
+// file is embedded and the path points into the binary's own virtual filesystem (/$bunfs/...).
+import libduckdbPath from '@duckdb/node-bindings-linux-x64/libduckdb.so' with { type: 'file' }
 
 let loaded = false
-
-/** The embedded libduckdb.so, when running as a compiled binary; null in development. */
-function embeddedLibrary(): Blob | null {
-  for (const file of Bun.embeddedFiles) if ((file as Blob & { name: string }).name.startsWith('libduckdb')) return file
-  return null
-}
 
 export async function preloadDuckDbLibrary(): Promise<void> {
   if (loaded) return
   loaded = true
-  const lib = embeddedLibrary()
-  if (!lib) return // development: the addon finds libduckdb.so beside itself
+  if (!libduckdbPath.startsWith('/$bunfs/')) return // development: the addon finds libduckdb.so beside itself
+  const lib = Bun.file(libduckdbPath)
   const dir = join(process.env.TMPDIR || tmpdir(), `dadosbr-duckdb-${lib.size}`)
   const path = join(dir, 'libduckdb.so')
   if (!existsSync(path) || statSync(path).size !== lib.size) {
@@ -27,7 +24,7 @@ export async function preloadDuckDbLibrary(): Promise<void> {
     const part = `${path}.${process.pid}`
     writeFileSync(part, new Uint8Array(await lib.arrayBuffer()))
     // rename is atomic: two processes starting at once never load a half-written library.
-    require('node:fs').renameSync(part, path)
+    renameSync(part, path)
   }
   dlopen(path, { duckdb_library_version: { args: [], returns: 'cstring' } })
 }

@@ -1,0 +1,50 @@
+// Proves the single executable: copied alone into an empty directory, with no node_modules and a
+// bare environment, it ingests the real-format fixtures, serves them, and answers.
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const binary = resolve('dist/dadosbr')
+const dir = mkdtempSync(join(tmpdir(), 'dadosbr-bin-'))
+cpSync(binary, join(dir, 'dadosbr'))
+const env = { PATH: '/usr/bin:/bin', HOME: dir, TMPDIR: dir }
+let passed = 0
+let failed = 0
+const check = (name: string, ok: boolean, detail = '') => {
+  if (ok) passed++
+  else failed++
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : `: ${detail}`}`)
+}
+
+const run = (args: string[]) => Bun.spawnSync([join(dir, 'dadosbr'), ...args], { cwd: dir, env, stderr: 'pipe', stdout: 'pipe' })
+check('the directory holds only the binary', readdirSync(dir).join() === 'dadosbr', readdirSync(dir).join())
+const help = run(['--help'])
+check('--help', help.exitCode === 0 && help.stdout.toString().includes('dadosbr'), help.stderr.toString())
+const bad = run(['serve', '--port', 'abc'])
+check('a bad setting stops the start with one line', bad.exitCode === 2 && bad.stderr.toString().trim().split('\n').length === 1, bad.stderr.toString())
+const ingest = run(['ingest', 'cnpj', '--from', resolve('test/cnpj/fixtures/rfb'), '--month', '2026-08', '--data', join(dir, 'data'), '--parcial', '--quiet'])
+check('ingest cnpj builds a DuckDB file', ingest.exitCode === 0, ingest.stderr.toString())
+
+const port = 20000 + Math.floor(Math.random() * 20000)
+const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })
+try {
+  let health: Response | undefined
+  const started = performance.now()
+  for (let i = 0; i < 100 && !health; i++) {
+    health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined)
+    if (!health) await Bun.sleep(100)
+  }
+  check(`serve answers (first answer after ${Math.round(performance.now() - started)} ms)`, health?.status === 200)
+  const body = (await health?.json()) as { status?: string; base_referencia?: string }
+  check('health ok with the month', body?.status === 'ok' && body.base_referencia === '2026-08', JSON.stringify(body))
+  const sample = await fetch(`http://127.0.0.1:${port}/v1/cnpj/amostra`)
+  const card = (await sample.json()) as { razao_social?: string; total_socios?: number }
+  check('amostra read from DuckDB', card.razao_social === 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' && card.total_socios === 6, JSON.stringify(card).slice(0, 200))
+  const docs = await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)
+  check('docs assets embedded', docs.status === 200 && (await docs.text()).length > 500_000)
+} finally {
+  server.kill()
+  await server.exited
+}
+console.log(`binary: ${passed} passed, ${failed} failed`)
+process.exit(failed ? 1 : 0)

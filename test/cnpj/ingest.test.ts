@@ -1,0 +1,198 @@
+// Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
+// must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
+import { downloadMonth } from '../../ingest/cnpj/sources'
+import { ZipError } from '../../ingest/lib/zip'
+import type { CnpjStore } from '../../src/datasets/cnpj/store'
+import { get, testApp } from '../helpers'
+import { buildFixtureData, FIXTURES } from './helpers'
+
+const quiet = { quiet: true, log: () => {} }
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p))
+
+function copyFixtures(): string {
+  const dir = tmp('dadosbr-src-')
+  for (const f of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, f), join(dir, f))
+  return dir
+}
+
+describe('build from a directory', () => {
+  test('manifest: month, each file with size and sha256, row counts, malformed rows with file and line', async () => {
+    const data = await buildFixtureData('2026-07')
+    const link = join(data, 'cnpj', 'current')
+    const manifest = JSON.parse(readFileSync(join(link, 'manifest.json'), 'utf8'))
+    expect(manifest.referencia).toBe('2026-07')
+    expect(manifest.linhas).toEqual({ empresas: 5, estabelecimentos: 8, socios: 11, simples: 3, cnaes: 12, motivos: 2, municipios: 6, naturezas: 4, paises: 3, qualificacoes: 8 })
+    expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos1', linha: 8, erro: 'Value with unterminated quote found.' }] })
+    const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
+    expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
+    expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
+  })
+
+  test('a month with missing zips needs --parcial', async () => {
+    const out = tmp('dadosbr-data-')
+    expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: out, ...quiet })).rejects.toThrow(/faltam 24 dos 37 zips .*Empresas0, Empresas3/)
+  })
+
+  test('bad month and missing directory are refused up front', async () => {
+    expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-13', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('mês de referência inválido')
+    expect(buildCnpj({ sourceDir: '/nope', month: '2026-08', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('pasta de origem não existe')
+  })
+})
+
+describe('failures keep the data in use', () => {
+  const data = mkdtempSync(join(tmpdir(), 'dadosbr-keep-'))
+  let before = ''
+  test('first build', async () => {
+    await buildCnpj({ sourceDir: FIXTURES, month: '2026-06', dataDir: data, allowPartial: true, ...quiet })
+    before = readlinkSync(join(data, 'cnpj', 'current'))
+  })
+
+  test('corrupt zip (bytes flipped inside the deflate stream): CRC or inflate error, old data kept', async () => {
+    const src = copyFixtures()
+    const path = join(src, 'Estabelecimentos0.zip')
+    const bytes = readFileSync(path)
+    for (let i = 60; i < 90; i++) bytes[i] = bytes[i]! ^ 0x5a
+    writeFileSync(path, bytes)
+    const err = await buildCnpj({ sourceDir: src, month: '2026-09', dataDir: data, allowPartial: true, ...quiet }).catch((e) => e)
+    expect(err).toBeInstanceOf(ZipError)
+    expect(err.message).toContain('Estabelecimentos0')
+    expect(readlinkSync(join(data, 'cnpj', 'current'))).toBe(before)
+    expect(readdirSync(join(data, 'cnpj')).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  test('truncated zip: refused before building, old data kept', async () => {
+    const src = copyFixtures()
+    const path = join(src, 'Socios0.zip')
+    writeFileSync(path, readFileSync(path).subarray(0, 200))
+    expect(buildCnpj({ sourceDir: src, month: '2026-09', dataDir: data, allowPartial: true, ...quiet })).rejects.toThrow(/Socios0.zip: zip truncado/)
+    expect(readlinkSync(join(data, 'cnpj', 'current'))).toBe(before)
+  })
+
+  test('more malformed rows than allowed: the build fails, old data kept', async () => {
+    const err = await buildCnpj({ sourceDir: FIXTURES, month: '2026-09', dataDir: data, allowPartial: true, maxRejects: 0, ...quiet }).catch((e) => e)
+    expect(err).toBeInstanceOf(BuildError)
+    expect(err.message).toBe('1 linhas malformadas passam do limite (0); a base em uso foi mantida')
+    expect(readlinkSync(join(data, 'cnpj', 'current'))).toBe(before)
+  })
+})
+
+describe('download from the share', () => {
+  /** A Nextcloud-like share on 127.0.0.1: PROPFIND listings, GET with Range, one dropped connection. */
+  function share(dir: string, month: string) {
+    const seen: string[] = []
+    let dropped = false
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(req) {
+        const url = new URL(req.url)
+        if (req.headers.get('authorization') !== `Basic ${btoa('TOKEN:')}`) return new Response('no', { status: 401 })
+        if (req.method === 'PROPFIND') {
+          const folder = url.pathname.endsWith(`/webdav/${month}/`)
+          const items = folder
+            ? readdirSync(dir).map((f) => `<d:response><d:href>/public.php/webdav/${month}/${f}</d:href><d:propstat><d:prop><d:getcontentlength>${statSync(join(dir, f)).size}</d:getcontentlength></d:prop></d:propstat></d:response>`)
+            : ['2026-05', month].map((m) => `<d:response><d:href>/public.php/webdav/${m}/</d:href></d:response>`)
+          return new Response(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>/public.php/webdav/</d:href></d:response>${items.join('')}</d:multistatus>`, { status: 207 })
+        }
+        const name = decodeURIComponent(url.pathname.split('/').pop()!)
+        const file = readFileSync(join(dir, name))
+        const range = req.headers.get('range')
+        seen.push(`${name} ${range ?? 'inteiro'}`)
+        if (range) {
+          const start = Number(/bytes=(\d+)-/.exec(range)![1])
+          return new Response(file.subarray(start), { status: 206, headers: { 'content-range': `bytes ${start}-${file.length - 1}/${file.length}` } })
+        }
+        if (name === 'Estabelecimentos1.zip' && !dropped) {
+          // Send half the file, then cut the connection.
+          dropped = true
+          const half = file.subarray(0, Math.floor(file.length / 2))
+          return new Response(new ReadableStream({
+            start(c) { c.enqueue(half) },
+            async pull(c) { await Bun.sleep(100); c.error(new Error('conexão derrubada')) },
+          }), { headers: { 'content-length': String(file.length) } })
+        }
+        return new Response(file)
+      },
+    })
+    return { server, seen, url: `http://127.0.0.1:${server.port}` }
+  }
+
+  test('latest month, all zips, a connection dropped mid-file resumes with Range, then builds', async () => {
+    const s = share(FIXTURES, '2026-08')
+    try {
+      const downloads = tmp('dadosbr-dl-')
+      const got = await downloadMonth({ url: s.url, token: 'TOKEN' }, undefined, () => downloads, { quiet: true, retryDelayMs: 10 })
+      expect(got.month).toBe('2026-08')
+      expect(got.missing.length).toBe(24)
+      for (const f of readdirSync(FIXTURES)) expect(readFileSync(join(downloads, f)).equals(readFileSync(join(FIXTURES, f)))).toBe(true)
+      expect(s.seen.filter((x) => x.startsWith('Estabelecimentos1.zip'))).toEqual(['Estabelecimentos1.zip inteiro', expect.stringMatching(/^Estabelecimentos1.zip bytes=\d+-$/)])
+      const data = tmp('dadosbr-data-')
+      const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, allowPartial: true, ...quiet })
+      expect(manifest.linhas.estabelecimentos).toBe(8)
+      // A second run finds the files complete and downloads nothing.
+      s.seen.length = 0
+      await downloadMonth({ url: s.url, token: 'TOKEN' }, '2026-08', () => downloads, { quiet: true })
+      expect(s.seen).toEqual([])
+    } finally {
+      s.server.stop(true)
+    }
+  })
+
+  test('a wrong token fails with a line that says what to check', async () => {
+    const s = share(FIXTURES, '2026-08')
+    try {
+      expect(downloadMonth({ url: s.url, token: 'WRONG' }, undefined, () => tmp('x-'), { quiet: true })).rejects.toThrow('confira a URL e o token')
+    } finally {
+      s.server.stop(true)
+    }
+  })
+})
+
+describe('live swap', () => {
+  test('a running server picks up a new month without restart and without failing a request', async () => {
+    const data = await buildFixtureData('2026-07')
+    const { app } = await testApp({ dataDir: data })
+    try {
+      expect((await get(app, '/v1/health')).body.base_referencia).toBe('2026-07')
+      let stop = false
+      const statuses: number[] = []
+      const load = (async () => {
+        while (!stop) statuses.push((await get(app, '/v1/cnpj/empresa/33683111000280/completo')).status)
+      })()
+      await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
+      const store = app.ctx.stores.get('cnpj') as unknown as CnpjStore
+      expect(await store.reload()).toBe(true)
+      for (let i = 0; i < 20; i++) statuses.push((await get(app, '/v1/cnpj/situacao/33683111000280')).status)
+      stop = true
+      await load
+      expect(statuses.length).toBeGreaterThan(20)
+      expect(statuses.every((s) => s === 200)).toBe(true)
+      const health = (await get(app, '/v1/health')).body
+      expect(health.base_referencia).toBe('2026-08')
+      expect((await get(app, '/v1/cnpj/situacao/33683111000280')).body.fonte.referencia).toBe('2026-08')
+      // The build before the previous one is cleaned up; the one just replaced stays for in-flight requests.
+      expect(readdirSync(join(data, 'cnpj')).filter((f) => !f.startsWith('current')).length).toBe(2)
+    } finally {
+      await app.close()
+    }
+  })
+
+  test('health is degradado when the data directory has no registry', async () => {
+    const { app } = await testApp({ dataDir: tmp('empty-') })
+    const r = await get(app, '/v1/health')
+    expect(r.body.status).toBe('degradado')
+    expect(r.body.motivos[0]).toStartWith("cnpj: arquivo de dados ausente em")
+    const paid = await get(app, '/v1/cnpj/situacao/33683111000280')
+    expect(paid.status).toBe(503)
+    expect(paid.body.erro.codigo).toBe('dados_indisponiveis')
+    expect(existsSync(join(tmpdir()))).toBe(true)
+    await app.close()
+  })
+})
+
+afterAll(() => {})

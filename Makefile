@@ -11,7 +11,8 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci rejects this lock file (npm 11 omits other platforms' optional packages); install honours the lock.
+	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # Chromium for the /docs browser test (Debian package; npx playwright install cannot download here).

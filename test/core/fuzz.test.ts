@@ -2,9 +2,11 @@
 // 4xx answer in the envelope; never a 500, a crash or a hang.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ROUTES } from '../../src/app'
+import { buildFixtureData } from '../cnpj/helpers'
 import { get, testApp } from '../helpers'
 
-const { app } = await testApp()
+// With data loaded, so the registry routes really query (no route may answer 503 here).
+const { app } = await testApp({ dataDir: await buildFixtureData() })
 afterAll(() => app.close())
 
 /** Deterministic PRNG (mulberry32) so a failure replays with the same seed. */

@@ -6,7 +6,8 @@ import { discoveryRoutes } from './core/discovery'
 import { healthRoute } from './core/health'
 import { createLogger, type Logger } from './core/log'
 import type { RouteDef } from './core/route'
-import { createServer, type PaymentGate, type Server } from './core/server'
+import { createPayments, type PaymentLayer } from './core/payments'
+import { createServer, type Server } from './core/server'
 import { DATASETS } from './datasets/registry'
 
 /** The one route table: drives routing, payments, OpenAPI, llms.txt and /.well-known/x402. */
@@ -20,7 +21,8 @@ export interface App extends Server {
 export interface AppOptions {
   log?: Logger
   checkResponses?: boolean
-  payments?: PaymentGate | null
+  /** Defaults to the layer the settings describe (none with --free). */
+  payments?: PaymentLayer | null
 }
 
 /** Opens every dataset's files (a missing one leaves the service degraded, not down). */
@@ -40,6 +42,7 @@ export async function openStores(config: Config, log: Logger): Promise<Map<strin
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.logLevel)
+  const payments = options.payments !== undefined ? options.payments : createPayments(config, log, DATASETS, ROUTES)
   const ctx: AppContext = {
     config,
     log,
@@ -47,8 +50,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     stores: await openStores(config, log),
     checkResponses: options.checkResponses ?? false,
     startedAt: new Date(),
+    payments,
   }
-  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), options.payments ?? null)
+  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), payments)
   return {
     ...server,
     ctx,

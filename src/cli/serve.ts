@@ -8,6 +8,9 @@ const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SET
   .filter(([, s]) => s.flag)
   .map(([name, s]) => ({ name: s.flag!, value: name !== 'free', help: `${s.help} [${s.env}]` }))
 
+/** Longer than a facilitator round trip (verify + settle), so a slow payment never loses its connection. */
+export const IDLE_TIMEOUT_SECONDS = 60
+
 export const SERVE_HELP = usage(
   'dadosbr serve: sobe a API HTTP sobre os arquivos de dados.',
   'dadosbr serve [--port N] [--data DIR] [--free] [opções de pagamento]',
@@ -39,7 +42,7 @@ export async function serve(argv: string[]): Promise<number> {
   if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
   else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
   const app = await createApp(config, { log })
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.handle, maxRequestBodySize: 64 * 1024 })
+  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.handle, maxRequestBodySize: 64 * 1024, idleTimeout: IDLE_TIMEOUT_SECONDS })
   const shown = config.host === '0.0.0.0' ? 'localhost' : config.host
   log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir })
   const health = await healthOf(app.ctx)

@@ -12,6 +12,8 @@ export interface AppContext {
   /** Parse every response with its route's zod schema (on in tests; off in production for speed). */
   checkResponses: boolean
   startedAt: Date
+  /** The payment layer; null in --free mode. */
+  payments: { available(): Promise<boolean> } | null
 }
 
 /** The open store of a dataset, or a 503 saying how to build it. */

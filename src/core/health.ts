@@ -10,7 +10,7 @@ export const Health = z.object({
   servico: z.string(),
   versao: z.string(),
   base_referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência (AAAA-MM) do cadastro de empresas carregado'),
-  pagamentos: z.enum(['ativos', 'desligados']).describe('desligados quando o servidor roda com --free: nada é cobrado'),
+  pagamentos: z.enum(['ativos', 'desligados', 'indisponiveis']).describe('desligados com --free (nada é cobrado); indisponiveis quando o facilitador não responde (rotas pagas dão 503)'),
   bases: z.array(z.object({ nome: z.string(), ok: z.boolean(), referencia: z.string().nullable(), motivo: z.string().nullable() })),
   motivos: z.array(z.string()),
 })
@@ -28,12 +28,14 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
   }
   const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)
+  const pagamentos = ctx.config.free ? 'desligados' : (await ctx.payments?.available()) ? 'ativos' : 'indisponiveis'
+  if (pagamentos === 'indisponiveis') motivos.push('pagamentos: o facilitador não responde')
   return {
     status: motivos.length ? 'degradado' : 'ok',
     servico: 'dadosbr',
     versao: VERSION,
     base_referencia: bases.find((b) => b.nome === REGISTRY_DATASET && b.ok)?.referencia ?? null,
-    pagamentos: ctx.config.free ? 'desligados' : 'ativos',
+    pagamentos,
     bases,
     motivos,
   }

@@ -1,0 +1,179 @@
+// Charges paid routes with x402 v2: 402 without payment; with one, verify, run the handler, and
+// settle only a 2xx answer, whose body leaves only after the settlement succeeded. A payment
+// (payer + nonce) is served at most once, even when the same signature arrives twice at once.
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http'
+import { x402ResourceServer } from '@x402/core/server'
+import { ExactEvmScheme } from '@x402/evm/exact/server'
+import { NETWORKS, type Config } from '../config'
+import type { Dataset } from '../dataset'
+import { ApiError, errorResponse } from '../errors'
+import type { Logger } from '../log'
+import { priceAtomic, type RouteDef } from '../route'
+import type { PaymentGate } from '../server'
+import { bazaarExtension, paymentRequiredResponse } from './challenge'
+import type { Facilitator } from './facilitator'
+
+export interface PaymentLayer extends PaymentGate {
+  /** Whether the facilitator answered the last time it was asked. */
+  available(): Promise<boolean>
+}
+
+const RETRY_INIT_MS = 3000
+const MAX_TIMEOUT_SECONDS = 300
+const SETTLED_MEMORY = 100_000
+const SLOW_VERIFY_MS = 2000
+
+export function createPaymentGate(deps: { config: Config; log: Logger; datasets: Dataset[]; routes: RouteDef[]; facilitator: Facilitator }): PaymentLayer {
+  const { config, log, facilitator } = deps
+  const network = config.network
+  const usdc = NETWORKS[network]
+  const server = new x402ResourceServer(facilitator.client).register(network, new ExactEvmScheme())
+  const requirements = new Map<string, PaymentRequirements[]>()
+  const extensions = new Map(deps.routes.filter((r) => r.price !== null).map((r) => [r.path, bazaarExtension(r)]))
+  const inFlight = new Set<string>()
+  const settled = new Set<string>()
+  let ready = false
+  let lastAttempt = 0
+  let initializing: Promise<boolean> | null = null
+
+  /** Asks the facilitator what it supports and builds each paid route's requirements; retried lazily. */
+  const ensureReady = async (): Promise<boolean> => {
+    if (ready) return true
+    if (initializing) return initializing
+    if (Date.now() - lastAttempt < RETRY_INIT_MS) return false
+    lastAttempt = Date.now()
+    initializing = (async () => {
+      try {
+        await server.initialize()
+        for (const route of deps.routes) {
+          if (route.price === null) continue
+          requirements.set(route.path, await server.buildPaymentRequirements({
+            scheme: 'exact',
+            network,
+            payTo: config.payTo!,
+            // Explicit asset and EIP-712 domain: the price never depends on a library's defaults.
+            price: { amount: priceAtomic(route.price), asset: usdc.usdc, extra: { ...usdc.eip712 } },
+            maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+          }))
+        }
+        ready = true
+        log.info('pagamentos prontos', { facilitador: facilitator.describe, rede: network })
+        return true
+      } catch (err) {
+        log.warn('facilitador indisponível; rotas pagas respondem 503', { facilitador: facilitator.describe, erro: err instanceof Error ? err.message : String(err) })
+        return false
+      } finally {
+        initializing = null
+      }
+    })()
+    return initializing
+  }
+  void ensureReady()
+
+  const unavailable = () => errorResponse(new ApiError('pagamento_indisponivel', 'O facilitador de pagamentos não responde; nada foi cobrado. Tente de novo em instantes.', { 'retry-after': '5' }))
+
+  let probed = { at: 0, ok: false }
+  return {
+    // Cached for a few seconds: health checks may poll often.
+    available: async () => {
+      if (Date.now() - probed.at > 5000) probed = { at: Date.now(), ok: (await ensureReady()) && (await facilitator.reachable()) }
+      return probed.ok
+    },
+
+    async charge(route, request, baseUrl, serve) {
+      const started = performance.now()
+      const record = (resultado: string, fields: Record<string, unknown> = {}) =>
+        log.info('pagamento', { rota: route.path, preco: route.price, resultado, ms: (performance.now() - started).toFixed(1), ...fields })
+      if (!(await ensureReady())) {
+        record('facilitador_indisponivel')
+        return unavailable()
+      }
+      const accepts = requirements.get(route.path)!
+      const url = new URL(request.url)
+      const resource = { url: `${baseUrl}${url.pathname}${url.search}`, description: route.summary, mimeType: 'application/json' }
+      const challenge = async (mensagem: string, error?: string, extraHeaders?: Record<string, string>) => {
+        const paymentRequired = await server.createPaymentRequiredResponse(accepts, resource, error, extensions.get(route.path))
+        return paymentRequiredResponse({ route, paymentRequired, mensagem, baseUrl, config, datasets: deps.datasets, extraHeaders })
+      }
+
+      const header = request.headers.get('payment-signature') ?? request.headers.get('x-payment')
+      if (!header) return challenge(`Esta rota custa US$ ${route.price} por chamada, pagos em USDC com x402.`)
+      let payload: PaymentPayload
+      try {
+        payload = decodePaymentSignatureHeader(header)
+      } catch {
+        record('recusado', { motivo: 'cabecalho_ilegivel' })
+        return challenge('O cabeçalho de pagamento não é um PaymentPayload x402 v2 em base64.', 'invalid_payment_header')
+      }
+      if (payload.x402Version !== 2) return challenge('Só x402 versão 2 é aceito.', 'unsupported_x402_version')
+      const matched = server.findMatchingRequirements(accepts, payload)
+      if (!matched) {
+        record('recusado', { motivo: 'sem_correspondencia' })
+        return challenge('O pagamento não corresponde às opções desta rota (esquema, rede, ativo, valor ou recebedor).', 'no_matching_requirements')
+      }
+      const auth = (payload.payload as { authorization?: { from?: string; nonce?: string } }).authorization
+      const payer = auth?.from?.toLowerCase()
+      const key = `${payer}:${auth?.nonce}`
+      if (inFlight.has(key) || settled.has(key)) {
+        record('recusado', { pagador: payer, motivo: 'autorizacao_reutilizada' })
+        return challenge('Esta autorização de pagamento já foi usada; assine uma nova.', 'payment_already_used')
+      }
+      inFlight.add(key)
+      try {
+        let verified
+        try {
+          const verifying = server.verifyPayment(payload, matched)
+          verifying.catch(() => {}) // may be abandoned below
+          // A dead RPC makes verification hang on timeouts; if it is slow, ask the facilitator directly.
+          const slow = await Promise.race([verifying.then(() => false), Bun.sleep(SLOW_VERIFY_MS).then(() => true)])
+          if (slow && !(await facilitator.reachable())) {
+            record('facilitador_indisponivel', { pagador: payer })
+            return unavailable()
+          }
+          verified = await verifying
+        } catch (err) {
+          record('facilitador_indisponivel', { pagador: payer, erro: err instanceof Error ? err.message : String(err) })
+          return unavailable()
+        }
+        if (!verified.isValid) {
+          // Self-facilitation reports an RPC outage as an invalid signature: ask the chain before blaming the payer.
+          if (!(await facilitator.reachable())) {
+            record('facilitador_indisponivel', { pagador: payer })
+            return unavailable()
+          }
+          record('recusado', { pagador: payer, motivo: verified.invalidReason })
+          return challenge(`Pagamento recusado: ${verified.invalidReason ?? 'inválido'}.`, verified.invalidReason)
+        }
+
+        const response = await serve()
+        if (response.status < 200 || response.status >= 300) {
+          record('nao_cobrado', { pagador: payer, status: response.status })
+          return response
+        }
+        // The paid body is held back until the settlement succeeded.
+        const body = await response.arrayBuffer()
+        let result
+        try {
+          result = await server.settlePayment(payload, matched)
+        } catch (err) {
+          // Indeterminate (timeout or facilitator fault): do not serve, and do not ask to pay again blindly.
+          record('liquidacao_indeterminada', { pagador: payer, erro: err instanceof Error ? err.message : String(err) })
+          return unavailable()
+        }
+        if (!result.success) {
+          record('falha_liquidacao', { pagador: payer, motivo: result.errorReason })
+          return challenge(`A liquidação do pagamento falhou: ${result.errorReason ?? 'erro'}.`, result.errorReason, { 'payment-response': encodePaymentResponseHeader(result) })
+        }
+        settled.add(key)
+        if (settled.size > SETTLED_MEMORY) settled.delete(settled.values().next().value!)
+        record('liquidado', { pagador: payer, transacao: result.transaction })
+        const headers = new Headers(response.headers)
+        headers.set('payment-response', encodePaymentResponseHeader(result))
+        return new Response(body, { status: response.status, headers })
+      } finally {
+        inFlight.delete(key)
+      }
+    },
+  }
+}

@@ -1,0 +1,74 @@
+// A real local chain for payment tests: anvil (from npm) with chain id 8453, a small EIP-3009
+// token planted at the real Base USDC address and Multicall3 at its canonical address, so the
+// production configuration runs unchanged against it.
+import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { base } from 'viem/chains'
+import { join } from 'node:path'
+import contracts from './fixtures/contracts.json'
+
+export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const
+const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const
+/** anvil's first default account: pays the gas of self-facilitated settlements. */
+export const FACILITATOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const
+const ABI = parseAbi(['function mint(address to, uint256 value)', 'function balanceOf(address) view returns (uint256)', 'function authorizationState(address, bytes32) view returns (bool)'])
+
+export interface Chain {
+  rpcUrl: string
+  payer: PrivateKeyAccount
+  payTo: Hex
+  balance(address: Hex): Promise<bigint>
+  mint(to: Hex, amount: bigint): Promise<void>
+  blockNumber(): Promise<bigint>
+  stop(): Promise<void>
+  /** Suspends the chain process (an RPC outage); resume() continues it. */
+  pause(): void
+  resume(): void
+}
+
+export async function startChain(): Promise<Chain> {
+  const port = 40000 + Math.floor(Math.random() * 20000)
+  // The platform binary itself, not the npm launcher script: signals (pause/resume) must reach anvil.
+  const bin = join(import.meta.dir, '..', '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil')
+  const proc = Bun.spawn([bin, '--chain-id', '8453', '--port', String(port), '--host', '127.0.0.1', '--silent'], { stdout: 'ignore', stderr: 'pipe' })
+  const rpcUrl = `http://127.0.0.1:${port}`
+  const transport = http(rpcUrl)
+  const chain = { ...base, rpcUrls: { default: { http: [rpcUrl] } } }
+  const pub = createPublicClient({ chain, transport })
+  for (let i = 0; ; i++) {
+    try {
+      await pub.getBlockNumber({ cacheTime: 0 })
+      break
+    } catch (err) {
+      if (i > 100) throw new Error(`anvil não subiu: ${err}`)
+      await Bun.sleep(100)
+    }
+  }
+  const rpc = (method: string, params: unknown[]) =>
+    fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then((r) => r.json())
+  await rpc('anvil_setCode', [USDC, contracts.TestUSDC])
+  await rpc('anvil_setCode', [MULTICALL3, contracts.Multicall3])
+  const minter = createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain, transport })
+  await rpc('anvil_setBalance', [minter.account.address, '0x56BC75E2D63100000'])
+  const mint = async (to: Hex, amount: bigint) => {
+    const hash = await minter.writeContract({ address: USDC, abi: ABI, functionName: 'mint', args: [to, amount] })
+    await pub.waitForTransactionReceipt({ hash })
+  }
+  const payer = privateKeyToAccount(generatePrivateKey())
+  await mint(payer.address, 10_000_000n) // 10 USDC
+  return {
+    rpcUrl,
+    payer,
+    payTo: privateKeyToAccount(generatePrivateKey()).address,
+    balance: (address) => pub.readContract({ address: USDC, abi: ABI, functionName: 'balanceOf', args: [address] }),
+    mint,
+    blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
+    pause: () => proc.kill('SIGSTOP'),
+    resume: () => proc.kill('SIGCONT'),
+    async stop() {
+      proc.kill('SIGCONT')
+      proc.kill()
+      await proc.exited
+    },
+  }
+}

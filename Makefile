@@ -48,8 +48,8 @@ test-binary: dist/dadosbr ## copy the binary alone into an empty directory and g
 data: node_modules/.installed ## download the latest monthly CNPJ dump and rebuild ./data (hours of download)
 	$(BUN) src/cli.ts ingest cnpj --data $(DATA)
 
-bench: node_modules/.installed ## benchmarks on synthetic dumps (minutes to hours; see README)
-	$(BUN) bench/run.ts
+bench: node_modules/.installed ## benchmarks: registry on synthetic dumps + payments on a local chain (BENCH_ARGS="--companies 1000000,10000000")
+	$(BUN) bench/run.ts $(BENCH_ARGS)
 
 clean:
 	rm -rf dist .make

@@ -164,7 +164,6 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     bar.done()
     lap('carga')
 
-    await conn.run(`CREATE INDEX estabelecimentos_cnpj ON estabelecimentos (cnpj)`)
     await conn.run(`CREATE INDEX estabelecimentos_basico ON estabelecimentos (cnpj_basico)`)
     await conn.run(`CREATE INDEX empresas_basico ON empresas (cnpj_basico)`)
     await conn.run(`CREATE INDEX socios_basico ON socios (cnpj_basico)`)

@@ -1,5 +1,9 @@
 // SQL only: DuckDB for the registry card, SQLite FTS5 for text search. Dates leave as
 // 'YYYY-MM-DD' text and money as DOUBLE, so rows map to JSON without conversions.
+//
+// Establishments are read by their 8-character root, the one indexed column: DuckDB 1.5 uses the
+// ART index only for a lone equality (measured at 1.1 M rows: root alone 0.5 ms p50; root AND cnpj
+// 13 ms, a full scan), so the row of one CNPJ is picked from its root's rows by the caller.
 
 const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`
 
@@ -7,13 +11,13 @@ export const SQL = {
   lookups: (table: string) => `SELECT codigo, descricao FROM ${table}`,
   meta: `SELECT referencia FROM meta LIMIT 1`,
 
-  situacao: `SELECT situacao, ${day('data_situacao')} AS data_situacao, matriz_filial, uf FROM estabelecimentos WHERE cnpj = $1 LIMIT 1`,
+  situacao: `SELECT cnpj, situacao, ${day('data_situacao')} AS data_situacao, matriz_filial, uf FROM estabelecimentos WHERE cnpj_basico = $1`,
 
   estabelecimento: `
     SELECT cnpj, cnpj_basico, matriz_filial, nome_fantasia, situacao, ${day('data_situacao')} AS data_situacao, motivo,
            ${day('data_inicio')} AS data_inicio, cnae_principal, cnaes_secundarios, tipo_logradouro, logradouro, numero,
            complemento, bairro, municipio, uf, cep, cidade_exterior, pais, ddd1, telefone1, ddd2, telefone2, email
-    FROM estabelecimentos WHERE cnpj = $1 LIMIT 1`,
+    FROM estabelecimentos WHERE cnpj_basico = $1`,
 
   empresa: `SELECT razao_social, natureza_juridica, porte, CAST(capital_social AS DOUBLE) AS capital_social FROM empresas WHERE cnpj_basico = $1 LIMIT 1`,
 
@@ -23,8 +27,7 @@ export const SQL = {
     SELECT identificador, nome, cpf_cnpj, qualificacao, ${day('data_entrada')} AS data_entrada, representante_nome, faixa_etaria
     FROM socios WHERE cnpj_basico = $1 ORDER BY data_entrada NULLS LAST, nome`,
 
-  filiais: `SELECT cnpj, uf, municipio, situacao FROM estabelecimentos WHERE cnpj_basico = $1 AND cnpj <> $2 ORDER BY cnpj LIMIT $3`,
-  totalFiliais: `SELECT count(*) AS n FROM estabelecimentos WHERE cnpj_basico = $1 AND cnpj <> $2`,
+  estabelecimentosDaRaiz: `SELECT cnpj, uf, municipio, situacao FROM estabelecimentos WHERE cnpj_basico = $1`,
 
   razoesSociais: (n: number) => `SELECT cnpj_basico, razao_social FROM empresas WHERE cnpj_basico IN (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')})`,
 }

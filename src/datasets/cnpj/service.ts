@@ -34,8 +34,13 @@ async function one(files: CnpjFiles, sql: string, params: string[]): Promise<Row
   return (await files.duck.query(sql, params))[0]
 }
 
+/** The row of one CNPJ among its root's rows (see queries.ts for why the filter runs here). */
+async function byCnpj(files: CnpjFiles, sql: string, cnpj: string): Promise<Row | undefined> {
+  return (await files.duck.query(sql, [cnpj.slice(0, 8)])).find((r) => r.cnpj === cnpj)
+}
+
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
-  const row = await one(files, SQL.situacao, [cnpj])
+  const row = await byCnpj(files, SQL.situacao, cnpj)
   if (!row) return { cnpj, existe: false, situacao_cadastral: null, matriz_filial: null, uf: null, fonte: fonte(files) }
   const codigo = String(row.situacao)
   return {
@@ -49,7 +54,7 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
 }
 
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  const e = await one(files, SQL.estabelecimento, [cnpj])
+  const e = await byCnpj(files, SQL.estabelecimento, cnpj)
   if (!e) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
   const basico = String(e.cnpj_basico)
   const [m, simples] = await Promise.all([one(files, SQL.empresa, [basico]), one(files, SQL.simples, [basico])])
@@ -108,7 +113,7 @@ export async function socios(files: CnpjFiles, cnpj: string): Promise<Out<typeof
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
 export async function sociosDe(files: CnpjFiles, cnpj: string) {
-  if (!(await one(files, SQL.situacao, [cnpj]))) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
+  if (!(await byCnpj(files, SQL.situacao, cnpj))) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
   const list = await socios(files, cnpj)
   return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
 }
@@ -116,11 +121,9 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
   const card = await empresa(files, cnpj)
   const basico = cnpj.slice(0, 8)
-  const [list, filiais, total] = await Promise.all([
-    socios(files, cnpj),
-    files.duck.query(SQL.filiais, [basico, cnpj, String(MAX_FILIAIS)]),
-    one(files, SQL.totalFiliais, [basico, cnpj]),
-  ])
+  const [list, daRaiz] = await Promise.all([socios(files, cnpj), files.duck.query(SQL.estabelecimentosDaRaiz, [basico])])
+  const outros = daRaiz.filter((f) => f.cnpj !== cnpj).sort((a, b) => (String(a.cnpj) < String(b.cnpj) ? -1 : 1))
+  const filiais = outros.slice(0, MAX_FILIAIS)
   return {
     ...card,
     socios: list,
@@ -131,7 +134,7 @@ export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<type
       municipio: f.municipio ? (files.lookups.municipios.get(String(f.municipio)) ?? null) : null,
       situacao: f.situacao ? (SITUACAO_DESCRICAO[String(f.situacao)] ?? null) : null,
     })),
-    total_filiais: Number(total?.n ?? 0),
+    total_filiais: outros.length,
   }
 }
 

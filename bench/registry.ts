@@ -1,0 +1,123 @@
+// Registry benchmark on synthetic dumps in the real format: ingest time, peak memory and file
+// sizes; lookup latency and throughput (beside a bare Bun Response); search latency; server RSS.
+// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR]`. Figures go to stdout.
+import { DuckDBInstance } from '@duckdb/node-api'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
+const sizes = opt('--companies', '1000000').split(',').map(Number)
+const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
+const bun = process.execPath
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]! }
+const fmt = (n: number) => n.toFixed(2)
+const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
+
+async function run(cmd: string[]) {
+  const started = performance.now()
+  const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'inherit' })
+  await proc.exited
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')} saiu com ${proc.exitCode}`)
+  // Bun reports maxRSS in bytes.
+  return { seconds: (performance.now() - started) / 1000, maxRssBytes: proc.resourceUsage()?.maxRSS ?? 0 }
+}
+
+async function timed(urls: string[], repeat = 1) {
+  const times: number[] = []
+  for (let k = 0; k < repeat; k++)
+    for (const url of urls) {
+      const t = performance.now()
+      const r = await fetch(url)
+      await r.arrayBuffer()
+      if (r.status !== 200) throw new Error(`${url} -> ${r.status}`)
+      times.push(performance.now() - t)
+    }
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99), n: times.length }
+}
+
+async function load(urls: string[], seconds = 10, concurrency = 32) {
+  const file = join(work, `urls-${Math.random().toString(36).slice(2)}.txt`)
+  writeFileSync(file, urls.join('\n'))
+  const proc = Bun.spawn([bun, resolve(import.meta.dir, 'load.ts'), file, String(seconds), String(concurrency)], { stdout: 'pipe' })
+  return JSON.parse(await new Response(proc.stdout).text()) as { rps: number; p50: number; p99: number; errors: number }
+}
+
+const rssOf = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)![1]) * 1024 }
+}
+
+for (const companies of sizes) {
+  const src = join(work, `syn-${companies}`)
+  const data = join(work, `data-${companies}`)
+  console.log(`\n== ${companies.toLocaleString('en')} empresas ==`)
+  if (!existsSync(join(src, 'Simples.zip'))) {
+    const s = await run([bun, CLI, 'synth', 'cnpj', '--out', src, '--companies', String(companies), '--quiet'])
+    console.log(`synth: ${fmt(s.seconds)} s`)
+  }
+  const ingest = await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
+  const dir = join(data, 'cnpj', 'current')
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
+  const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
+  console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico RSS ${mb(ingest.maxRssBytes)}`)
+  console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}`)
+
+  // Samples, read before the server opens the file.
+  const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+  const c = await db.connect()
+  const cnpjs = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 2000')).getRows().map((r) => String(r[0]))
+  const rare = (await c.runAndReadAll("SELECT m.razao_social FROM estabelecimentos e JOIN empresas m USING (cnpj_basico) WHERE e.situacao = '02' USING SAMPLE 50")).getRows().map((r) => String(r[0]))
+  const partners = (await c.runAndReadAll('SELECT nome FROM socios USING SAMPLE 50')).getRows().map((r) => String(r[0]))
+  const cnae = String((await c.runAndReadAll("SELECT cnae_principal FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")).getRows()[0]![0])
+  c.closeSync()
+  db.closeSync()
+
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const base = `http://127.0.0.1:${port}`
+  const started = performance.now()
+  const server = Bun.spawn([bun, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn'], { stderr: 'inherit' })
+  try {
+    for (;;) {
+      const ok = await fetch(`${base}/v1/health`).then((r) => r.ok).catch(() => false)
+      if (ok) break
+      await Bun.sleep(20)
+    }
+    console.log(`start to first answer: ${fmt((performance.now() - started) / 1000)} s`)
+    const enc = encodeURIComponent
+    await timed(cnpjs.slice(0, 200).map((x) => `${base}/v1/cnpj/empresa/${x}`)) // warm-up
+    const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
+    const completo = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}/completo`))
+    console.log(`/empresa (1 cliente, ${empresa.n} pedidos): p50 ${fmt(empresa.p50)} ms, p99 ${fmt(empresa.p99)} ms`)
+    console.log(`/completo (1 cliente): p50 ${fmt(completo.p50)} ms, p99 ${fmt(completo.p99)} ms`)
+    const searches: [string, string[]][] = [
+      ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS'].map((w) => `${base}/v1/cnpj/busca?nome=${w}`)],
+      ['busca nome comum + uf (SP, AC)', ['COMERCIO', 'SILVA', 'SERVICOS'].flatMap((w) => ['SP', 'AC'].map((uf) => `${base}/v1/cnpj/busca?nome=${w}&uf=${uf}`))],
+      ['busca nome raro (razão social inteira)', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}`)],
+      ['busca nome raro + uf', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}&uf=SP`)],
+      ['busca dois termos comuns raros juntos (COMERCIO JOAO)', [`${base}/v1/cnpj/busca?nome=COMERCIO%20JOAO`, `${base}/v1/cnpj/busca?nome=FARMACIA%20SILVA`]],
+      ['socio/busca comum (SILVA, MARIA)', ['SILVA', 'MARIA', 'JOSE SANTOS'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
+      ['socio/busca raro (nome inteiro)', partners.map((n) => `${base}/v1/cnpj/socio/busca?nome=${enc(n)}`)],
+      [`filtros: uf + cnae + situacao (cnae ${cnae})`, ['SP', 'AC', 'MG'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}&cnae=${cnae}&situacao=ativa`)],
+      ['filtros: uf só', ['SP', 'RR'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}`)],
+    ]
+    for (const [name, urls] of searches) {
+      const r = await timed(urls, Math.max(1, Math.ceil(40 / urls.length)))
+      console.log(`${name}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms (${r.n} pedidos)`)
+    }
+    const loaded = await load(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
+    const rss = rssOf(server.pid)
+    // The same load against a bare Bun server answering a fixed JSON, measured in the same run.
+    const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${port + 1}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
+    await Bun.sleep(300)
+    const bareLoad = await load([`http://127.0.0.1:${port + 1}/`])
+    bare.kill()
+    console.log(`vazão /empresa (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors}`)
+    console.log(`vazão Bun puro (mesma carga): ${bareLoad.rps} req/s → razão ${(100 * loaded.rps / bareLoad.rps).toFixed(0)} %`)
+    console.log(`RSS do servidor após a carga: ${mb(rss.rss)} (pico ${mb(rss.hwm)})`)
+  } finally {
+    server.kill()
+    await server.exited
+  }
+}

@@ -3,7 +3,7 @@
 // situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { rankBase, RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { filterToken, rankBase, RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
@@ -54,8 +54,11 @@ export async function buildSearchIndex(conn: DuckDBConnection, path: string, opt
       const key = `${p}:${tamanho}:${filial}`
       if (key !== group) { group = key; seq = 0 }
       const id = (p as number) * RANK_BITS + rankBase(tamanho as number, filial === true) + seq++
-      const nome = [razao, fantasia].filter(Boolean).join(' ')
-      if (nome) insertFts.run(id, nome)
+      const words = [razao, fantasia]
+      if (cnae) words.push(filterToken.cnae(cnae as string))
+      if (municipio) words.push(filterToken.municipio(municipio as string))
+      if (porte) words.push(filterToken.porte(porte as string))
+      insertFts.run(id, words.filter(Boolean).join(' '))
       insertDoc.run(id, cnpj as string, razao as string | null, fantasia as string | null, municipio as string | null, cnae as string | null, porte as string | null, abertura as number | null)
     }
     done += rows.length

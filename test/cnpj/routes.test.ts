@@ -195,8 +195,10 @@ describe('/v1/cnpj/busca', () => {
     expect(await ids('nome=farma&porte=demais&abertura_de=2010-01-01')).toEqual(['44555666000262'])
   })
 
-  test('filters only: ordered by CNPJ', async () => {
-    expect((await search('uf=SP')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['12ABC34501DE35', '44555666000262'])
+  test('filters only, same rank order (shorter legal name first), no DuckDB scan', async () => {
+    expect((await search('uf=SP')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['44555666000262', '12ABC34501DE35'])
+    expect((await search('municipio=7107')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['44555666000262', '12ABC34501DE35'])
+    expect((await search('municipio=7107&cnae=4721102')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['12ABC34501DE35'])
     expect((await search('cnae=4771701&situacao=ativa')).total).toBe(3)
     expect((await search('porte=pequeno_porte&situacao=baixada')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['11222333000181'])
     expect((await search('abertura_de=2015-01-01&abertura_ate=2015-12-31')).resultados.map((x: { razao_social: string }) => x.razao_social)).toEqual(['JOSÉ DA SILVA'])
@@ -205,7 +207,7 @@ describe('/v1/cnpj/busca', () => {
   test('paging', async () => {
     const p1 = await search('uf=sp&por_pagina=1')
     const p2 = await search('uf=sp&por_pagina=1&pagina=2')
-    expect([p1.total, p1.resultados[0].cnpj, p2.pagina, p2.resultados[0].cnpj]).toEqual([2, '12ABC34501DE35', 2, '44555666000262'])
+    expect([p1.total, p1.resultados[0].cnpj, p2.pagina, p2.resultados[0].cnpj]).toEqual([2, '44555666000262', 2, '12ABC34501DE35'])
     expect((await search('uf=sp&pagina=200&por_pagina=50')).resultados).toEqual([])
   })
 
@@ -228,6 +230,12 @@ describe('/v1/cnpj/busca', () => {
     expect(await err('?nome=%22%2A%20%2D')).toBe('parametro_invalido')
     expect(await err('?uf=SP&uf=RJ')).toBe('parametro_repetido')
     expect(await err('?uf=SP&ordem=nome')).toBe('parametro_desconhecido')
+  })
+
+  test('a word shaped like an internal filter token is ignored, not matched', async () => {
+    const r = await get(app, '/v1/cnpj/busca?nome=cnae4721102')
+    expect(r.status).toBe(400)
+    expect((await search('nome=cafe%20mun7107')).total).toBe(1)
   })
 
   test('FTS syntax in the name is searched as plain words, never as an expression', async () => {

@@ -18,6 +18,8 @@ export async function openDuckDb(path: string, poolSize = 4): Promise<DuckDbRead
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
     threads: '2',
+    // DuckDB's buffer pool would grow to 80 % of RAM; the server's whole RSS goal is 1.5 GB.
+    memory_limit: '1GB',
   })
   const idle: { conn: DuckDBConnection; statements: Map<string, DuckDBPreparedStatement> }[] = []
   for (let i = 0; i < poolSize; i++) idle.push({ conn: await instance.connect(), statements: new Map() })

@@ -50,3 +50,15 @@ export const MAX_RESULT_WINDOW = 10_000
 
 /** Words too common to search by: legal forms and connectors (NOTES §1). */
 export const STOPWORDS = new Set(['LTDA', 'ME', 'EPP', 'EIRELI', 'SA', 'S', 'A', 'DE', 'DA', 'DO', 'DAS', 'DOS', 'E', 'EM', 'MEI'])
+
+/**
+ * Filters indexed as words beside the names, so a search by activity, city or size (with or
+ * without a name) reads one FTS doclist in rank order instead of scanning the registry:
+ * "cnae4781400", "mun7107", "porte01". Words of this shape typed by a user are ignored.
+ */
+export const filterToken = {
+  cnae: (code: string) => `cnae${code}`,
+  municipio: (code: string) => `mun${code}`,
+  porte: (code: string) => `porte${code}`,
+}
+export const FILTER_TOKEN_SHAPE = /^(CNAE|MUN|PORTE)\d+$/

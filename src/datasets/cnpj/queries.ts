@@ -32,28 +32,18 @@ export const SQL = {
   razoesSociais: (n: number) => `SELECT cnpj_basico, razao_social FROM empresas WHERE cnpj_basico IN (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')})`,
 }
 
-export interface FilterSql {
-  where: string[]
-  params: (string | number)[]
-}
-
-/** Filter-only company search over DuckDB (no text): one page, ordered by CNPJ. */
-export function filterSearchSql(f: FilterSql, limit: number, offset: number) {
-  const where = f.where.join(' AND ')
-  return {
-    page: `SELECT e.cnpj, e.cnpj_basico, e.nome_fantasia, e.uf, e.municipio, e.cnae_principal, e.situacao
-           FROM estabelecimentos e WHERE ${where} ORDER BY e.cnpj LIMIT ${limit} OFFSET ${offset}`,
-    count: `SELECT count(*) AS n FROM (SELECT 1 FROM estabelecimentos e WHERE ${where} LIMIT 10001)`,
-  }
-}
-
-/** Name search over the FTS5 index: rowid range = situação/UF partition, rowid order = rank. */
-export function nameSearchSql(extra: string[]) {
+/**
+ * Company search over the SQLite index, one rowid range (situação/UF partition) at a time, in rank
+ * order. With words (names and filter tokens) it reads the FTS doclist; with none (UF and dates
+ * only) it walks the partition's rows.
+ */
+export function companySearchSql(withMatch: boolean, extra: string[]) {
   const filters = extra.map((w) => ` AND ${w}`).join('')
-  const from = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid
-                WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
+  const from = withMatch
+    ? `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
+    : `FROM empresa_doc d WHERE d.id BETWEEN $lo AND $hi${filters}`
   return {
-    page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
+    page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY d.id LIMIT $limit`,
     count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
   }
 }

@@ -67,8 +67,9 @@ export const busca = defineRoute({
   description:
     'Ao menos um filtro além de situacao. Com nome: texto livre sobre razão social e nome fantasia, sem acento e sem caixa; ' +
     'todas as palavras precisam aparecer (formas jurídicas como LTDA, ME, EIRELI e conectivos DE/DA/DO são ignorados); ' +
-    'ordem: nomes mais curtos primeiro (o que mais se aproxima da palavra buscada), matriz antes de filial, depois CNPJ. ' +
-    'Sem nome: ordem por CNPJ. total é exato até 10000; acima, "10000+". porte aceita pequeno_porte e empresa_pequeno_porte.',
+    'ordem: nomes mais curtos primeiro (o que mais se aproxima da palavra buscada), matriz antes de filial. ' +
+    'Sem nome, a mesma ordem. total é exato até 10000; acima, "10000+"; a paginação vai até o 10000º resultado. ' +
+    'porte aceita pequeno_porte e empresa_pequeno_porte.',
   price: 0.01,
   query: BuscaQuery,
   response: BuscaResultado,

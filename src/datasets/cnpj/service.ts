@@ -2,9 +2,9 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, FILTER_TOKEN_SHAPE, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { filterSearchSql, nameSearchSql, SOCIO_SEARCH, SQL, type FilterSql } from './queries'
+import { companySearchSql, SOCIO_SEARCH, SQL } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -145,7 +145,7 @@ export function matchExpression(text: string): string | null {
     .replace(/\p{M}/gu, '')
     .toUpperCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
+    .filter((w) => w && !FILTER_TOKEN_SHAPE.test(w))
   const useful = words.filter((w) => !STOPWORDS.has(w))
   const chosen = (useful.length ? useful : words).slice(0, 8)
   return chosen.length ? chosen.map((w) => `"${w}"`).join(' ') : null
@@ -167,76 +167,50 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   if (q.abertura_de && q.abertura_ate && q.abertura_de > q.abertura_ate) throw new ApiError('parametro_invalido', 'abertura_de é posterior a abertura_ate.')
   const situacaoCodigo = SITUACAO_CODIGO[q.situacao]!
   const offset = pageOffset(q.pagina, q.por_pagina)
-  const municipio = (code: unknown) => (code ? (files.lookups.municipios.get(String(code)) ?? null) : null)
 
+  // Names and the cnae/município/porte filters are all words of the FTS index.
+  const words: string[] = []
   if (q.nome) {
     const match = matchExpression(q.nome)
     if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
-    const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
-    const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
-    const extra: string[] = []
-    const params: Record<string, string | number> = { $match: match }
-    if (q.municipio) { extra.push('d.municipio = $municipio'); params.$municipio = q.municipio }
-    if (q.cnae) { extra.push('d.cnae = $cnae'); params.$cnae = q.cnae }
-    if (q.porte) { extra.push('d.porte = $porte'); params.$porte = PORTE_CODIGO[q.porte]! }
-    if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
-    if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
-    const sql = nameSearchSql(extra)
-    // The count spans one contiguous range (situação is the high part of the rowid) when no UF is given.
-    const [countLo, countHi] = q.uf
-      ? ufSlots.length ? rowidRange(situacaoSlot, ufSlots[0]!) : [1, 0]
-      : [rowidRange(situacaoSlot, 0)[0], rowidRange(situacaoSlot, 31)[1]]
-    const count = files.search.query(sql.count).get({ ...params, $lo: countLo, $hi: countHi }) as { n: number }
-    // Each UF partition is already in rank order: take each one's first offset+limit rows and merge.
-    const page: Row[] = []
-    for (const slot of ufSlots) {
-      const [lo, hi] = rowidRange(situacaoSlot, slot)
-      page.push(...(files.search.query(sql.page).all({ ...params, $lo: lo, $hi: hi, $limit: offset + q.por_pagina, $offset: 0 }) as Row[]))
-    }
-    const rank = (r: Row) => Number(r.id) % RANK_BITS
-    const rows = page.sort((a, b) => rank(a) - rank(b) || Number(a.id) - Number(b.id)).slice(offset, offset + q.por_pagina)
-    return {
-      total: capTotal(count.n),
-      pagina: q.pagina,
-      resultados: rows.map((r) => ({
-        cnpj: String(r.cnpj),
-        razao_social: s(r.razao_social),
-        nome_fantasia: s(r.nome_fantasia),
-        uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
-        municipio: municipio(r.municipio),
-        cnae_principal: s(r.cnae),
-        situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
-      })),
-      fonte: fonte(files),
-    }
+    words.push(match)
   }
+  if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
+  if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
+  if (q.porte) words.push(`"${filterToken.porte(PORTE_CODIGO[q.porte]!)}"`)
+  const extra: string[] = []
+  const params: Record<string, string | number> = {}
+  if (words.length) params.$match = words.join(' ')
+  if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
+  if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
+  const sql = companySearchSql(words.length > 0, extra)
 
-  const f: FilterSql = { where: ['e.situacao = $1'], params: [situacaoCodigo] }
-  const add = (clause: (n: string) => string, value: string) => {
-    f.params.push(value)
-    f.where.push(clause(`$${f.params.length}`))
+  const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
+  const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
+  // The count spans one contiguous range when no UF is given (situação is the high part of the rowid).
+  const [countLo, countHi] = q.uf
+    ? ufSlots.length ? rowidRange(situacaoSlot, ufSlots[0]!) : [1, 0]
+    : [rowidRange(situacaoSlot, 0)[0], rowidRange(situacaoSlot, 31)[1]]
+  const count = files.search.query(sql.count).get({ ...params, $lo: countLo, $hi: countHi }) as { n: number }
+  // Each UF partition is already in rank order: take each one's first offset+limit rows and merge.
+  const page: Row[] = []
+  for (const slot of ufSlots) {
+    const [lo, hi] = rowidRange(situacaoSlot, slot)
+    page.push(...(files.search.query(sql.page).all({ ...params, $lo: lo, $hi: hi, $limit: offset + q.por_pagina }) as Row[]))
   }
-  if (q.uf) add((p) => `e.uf = ${p}`, q.uf)
-  if (q.municipio) add((p) => `e.municipio = ${p}`, q.municipio)
-  if (q.cnae) add((p) => `e.cnae_principal = ${p}`, q.cnae)
-  if (q.abertura_de) add((p) => `e.data_inicio >= CAST(${p} AS DATE)`, q.abertura_de)
-  if (q.abertura_ate) add((p) => `e.data_inicio <= CAST(${p} AS DATE)`, q.abertura_ate)
-  if (q.porte) add((p) => `e.cnpj_basico IN (SELECT cnpj_basico FROM empresas WHERE porte = ${p})`, PORTE_CODIGO[q.porte]!)
-  const sql = filterSearchSql(f, q.por_pagina, offset)
-  const [rows, count] = await Promise.all([files.duck.query(sql.page, f.params), files.duck.query(sql.count, f.params)])
-  const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
-  const names = roots.length ? new Map((await files.duck.query(SQL.razoesSociais(roots.length), roots)).map((r) => [String(r.cnpj_basico), s(r.razao_social)])) : new Map()
+  const rank = (r: Row) => Number(r.id) % RANK_BITS
+  const rows = page.sort((a, b) => rank(a) - rank(b) || Number(a.id) - Number(b.id)).slice(offset, offset + q.por_pagina)
   return {
-    total: capTotal(Number(count[0]?.n ?? 0)),
+    total: capTotal(count.n),
     pagina: q.pagina,
     resultados: rows.map((r) => ({
       cnpj: String(r.cnpj),
-      razao_social: names.get(String(r.cnpj_basico)) ?? null,
+      razao_social: s(r.razao_social),
       nome_fantasia: s(r.nome_fantasia),
-      uf: s(r.uf),
-      municipio: municipio(r.municipio),
-      cnae_principal: s(r.cnae_principal),
-      situacao: SITUACAO_DESCRICAO[String(r.situacao)] ?? null,
+      uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
+      municipio: r.municipio ? (files.lookups.municipios.get(String(r.municipio)) ?? null) : null,
+      cnae_principal: s(r.cnae),
+      situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
     })),
     fonte: fonte(files),
   }

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
 import { progress } from '../lib/progress'
+import { seededRandom } from '../lib/random'
 import { createZipWriter, writeZip, type ZipWriter } from '../lib/zip-write'
 
 export interface SynthOptions {
@@ -23,15 +24,6 @@ export interface SynthSummary {
   socios: number
   simples: number
   bytes_csv: number
-}
-
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Weighted choice table built once: [value, weight][] -> picker. */
@@ -116,7 +108,7 @@ class NumberedZips {
 }
 
 export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
-  const r = rng(options.seed ?? 42)
+  const r = seededRandom(options.seed ?? 42)
   const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!
   await mkdir(options.outDir, { recursive: true })
   const zip64 = options.zip64 ?? false

@@ -1,6 +1,7 @@
 // Generated bad input against every route: thousands of requests, each must get a 2xx or a
 // 4xx answer in the envelope; never a 500, a crash or a hang.
 import { afterAll, describe, expect, test } from 'bun:test'
+import { seededRandom } from '../../ingest/lib/random'
 import { ROUTES } from '../../src/app'
 import { buildFixtureData } from '../cnpj/helpers'
 import { get, testApp } from '../helpers'
@@ -8,16 +9,6 @@ import { get, testApp } from '../helpers'
 // With data loaded, so the registry routes really query (no route may answer 503 here).
 const { app } = await testApp({ dataDir: await buildFixtureData() })
 afterAll(() => app.close())
-
-/** Deterministic PRNG (mulberry32) so a failure replays with the same seed. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const NASTY = [
   '', '%00', '..', '%2e%2e', '../../etc/passwd', '%2F', '%', '%ZZ', '%E0%A4%A', '%C0%AF', '%FF%FE', 'ção',
@@ -53,7 +44,7 @@ const ALLOWED = new Set([200, 400, 404, 405, 414])
 describe('generated bad input', () => {
   for (const route of ROUTES) {
     test(`${route.path}: 2000 generated requests, no 5xx`, async () => {
-      const next = rng(route.path.length * 7919)
+      const next = seededRandom(route.path.length * 7919)
       const names = route.query && 'shape' in route.query ? Object.keys((route.query as any).shape) : []
       for (let i = 0; i < 2000; i++) {
         let path = route.path.replace(/\{\w+\}/g, () => (next() < 0.25 ? randomBytes(next, 1 + Math.floor(next() * 40)) : pick(next, NASTY)))

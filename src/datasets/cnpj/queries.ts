@@ -29,7 +29,6 @@ export const SQL = {
 
   estabelecimentosDaRaiz: `SELECT cnpj, uf, municipio, situacao FROM estabelecimentos WHERE cnpj_basico = $1`,
 
-  razoesSociais: (n: number) => `SELECT cnpj_basico, razao_social FROM empresas WHERE cnpj_basico IN (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')})`,
 }
 
 /**

@@ -159,6 +159,12 @@ function pageOffset(pagina: number, porPagina: number): number {
   return offset
 }
 
+function requiredMatch(text: string): string {
+  const match = matchExpression(text)
+  if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
+  return match
+}
+
 const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
 
 export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promise<Out<typeof BuscaResultado>> {
@@ -171,9 +177,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   // Names and the cnae/município/porte filters are all words of the FTS index.
   const words: string[] = []
   if (q.nome) {
-    const match = matchExpression(q.nome)
-    if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
-    words.push(match)
+    words.push(requiredMatch(q.nome))
   }
   if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
   if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
@@ -217,13 +221,13 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 }
 
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
-  const match = matchExpression(q.nome)
-  if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
+  const match = requiredMatch(q.nome)
   const offset = pageOffset(q.pagina, q.por_pagina)
   const count = files.search.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
   const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  // One indexed point query per root (an IN list would scan the companies table).
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
-  const names = roots.length ? new Map((await files.duck.query(SQL.razoesSociais(roots.length), roots)).map((r) => [String(r.cnpj_basico), s(r.razao_social)])) : new Map()
+  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await one(files, SQL.empresa, [root]))?.razao_social)] as const)))
   return {
     total: capTotal(count.n),
     pagina: q.pagina,

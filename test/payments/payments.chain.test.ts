@@ -189,6 +189,30 @@ describe('refused payments: 402 with the reason, no transfer', () => {
   })
 })
 
+describe('settlement failure', () => {
+  test('two payments for one balance: one settles, the other gets 402 with PAYMENT-RESPONSE success=false and no data', async () => {
+    const payer = privateKeyToAccount(generatePrivateKey())
+    await chain.mint(payer.address, 1000n) // exactly one call of /situacao
+    const req = await requirementsFor(SITUACAO)
+    const [a, b] = [await signPayment(payer, req), await signPayment(payer, req)]
+    const before = await chain.balance(chain.payTo)
+    // Both verify against the same balance; only the first settlement can move it.
+    const results = await Promise.all([a, b].map((p) => fetch(baseUrl + SITUACAO, { headers: { 'payment-signature': header(p) } })))
+    const ok = results.filter((r) => r.status === 200)
+    const failed = results.filter((r) => r.status === 402)
+    expect([ok.length, failed.length]).toEqual([1, 1])
+    const failedBody = await failed[0]!.text()
+    expect(failedBody).not.toContain('"existe":true')
+    expect(JSON.parse(failedBody).erro.mensagem).toMatch(/^A liquidação do pagamento falhou: |^Pagamento recusado: /)
+    const settlement = failed[0]!.headers.get('payment-response')
+    // Settlement may be refused at settle time (PAYMENT-RESPONSE success=false) or already at verify
+    // time if the first transfer landed first; either way nothing is served and nothing moves twice.
+    if (settlement) expect(decodePaymentResponseHeader(settlement).success).toBe(false)
+    expect((await chain.balance(chain.payTo)) - before).toBe(1000n)
+    expect(await chain.balance(payer.address)).toBe(0n)
+  })
+})
+
 describe('facilitator down', () => {
   test('503 and no data while the chain is unreachable; paid again once it is back', async () => {
     const payload = await signPayment(chain.payer, await requirementsFor(SITUACAO))

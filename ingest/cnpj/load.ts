@@ -111,6 +111,28 @@ async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: stri
   }
 }
 
+const STAGING_FILE = 'carga.duckdb'
+
+/**
+ * Lookups go by the 8-character root. Rather than ART indexes (held whole in memory: over 1 GB at
+ * 11 M establishments, several GB nationally), the served tables are sorted by root and written in
+ * small row groups, so DuckDB's min/max zone maps skip all but one group of 4096 rows. Measured at
+ * 1.1 M rows, a full card by root: p50 1.9 ms with 4096-row groups, 7.1 ms with the default 122880.
+ */
+const ROW_GROUP_SIZE = 4096
+const BY_ROOT = ['estabelecimentos', 'empresas', 'socios', 'simples']
+
+async function writeServedFile(conn: DuckDBConnection, path: string): Promise<void> {
+  await conn.run(`ATTACH '${path.replace(/'/g, "''")}' AS servida (ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, STORAGE_VERSION 'latest')`)
+  // The sorted order must reach the file as sorted.
+  await conn.run('SET preserve_insertion_order = true')
+  for (const kind of FILE_KINDS.map((k) => k.kind))
+    await conn.run(`CREATE TABLE servida.${kind} AS SELECT * FROM ${kind}${BY_ROOT.includes(kind) ? ' ORDER BY cnpj_basico' : ''}`)
+  await conn.run('CREATE TABLE servida.meta AS SELECT * FROM meta')
+  await conn.run('DETACH servida')
+  await conn.run('SET preserve_insertion_order = false')
+}
+
 export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const log = options.log ?? ((l: string) => process.stderr.write(l + '\n'))
   const maxRejects = options.maxRejects ?? 1000
@@ -135,7 +157,8 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
   let instance: DuckDBInstance | undefined
   try {
-    instance = await DuckDBInstance.create(join(work, DUCKDB_FILE), {
+    // Raw rows land in a staging file; the served file gets them sorted by root (see ROW_GROUP_SIZE).
+    instance = await DuckDBInstance.create(join(work, STAGING_FILE), {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       storage_compatibility_version: 'latest',
@@ -164,24 +187,22 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     bar.done()
     lap('carga')
 
-    await conn.run(`CREATE INDEX estabelecimentos_basico ON estabelecimentos (cnpj_basico)`)
-    await conn.run(`CREATE INDEX empresas_basico ON empresas (cnpj_basico)`)
-    await conn.run(`CREATE INDEX socios_basico ON socios (cnpj_basico)`)
-    await conn.run(`CREATE INDEX simples_basico ON simples (cnpj_basico)`)
-    lap('indices')
-
     await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
     // Sanity: every table that came from a file must hold rows.
     for (const kind of new Set(sources.map((s) => s.kind.kind)))
       if ((await count(conn, `SELECT count(*) FROM ${kind}`)) === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
 
+    await writeServedFile(conn, join(work, DUCKDB_FILE))
+    lap('ordenacao')
+
     await buildSearchIndex(conn, join(work, SEARCH_FILE), { quiet: options.quiet })
     lap('busca')
-    await conn.run('CHECKPOINT')
     conn.closeSync()
     instance.closeSync()
     instance = undefined
     await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
+    await rm(join(work, STAGING_FILE), { force: true })
+    await rm(join(work, `${STAGING_FILE}.wal`), { force: true })
 
     const manifest: Manifest = {
       base: 'RFB/CNPJ',

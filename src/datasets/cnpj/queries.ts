@@ -38,12 +38,21 @@ export const SQL = {
  */
 export function companySearchSql(withMatch: boolean, extra: string[]) {
   const filters = extra.map((w) => ` AND ${w}`).join('')
-  const from = withMatch
-    ? `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
-    : `FROM empresa_doc d WHERE d.id BETWEEN $lo AND $hi${filters}`
+  if (!withMatch) {
+    const from = `FROM empresa_doc d WHERE d.id BETWEEN $lo AND $hi${filters}`
+    return {
+      page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY d.id LIMIT $limit`,
+      count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
+    }
+  }
+  // Order by the FTS rowid (its natural order; ordering by the joined id makes SQLite sort every
+  // match), and count without the join unless a column filter needs it (8 ms -> 0.8 ms at 1 M rows).
+  const match = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
   return {
-    page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY d.id LIMIT $limit`,
-    count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
+    page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${match} ORDER BY f.rowid LIMIT $limit`,
+    count: extra.length
+      ? `SELECT count(*) AS n FROM (SELECT 1 ${match} LIMIT 10001)`
+      : `SELECT count(*) AS n FROM (SELECT 1 FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi LIMIT 10001)`,
   }
 }
 

@@ -126,7 +126,11 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
           const verifying = server.verifyPayment(payload, matched)
           verifying.catch(() => {}) // may be abandoned below
           // A dead RPC makes verification hang on timeouts; if it is slow, ask the facilitator directly.
-          const slow = await Promise.race([verifying.then(() => false), Bun.sleep(SLOW_VERIFY_MS).then(() => true)])
+          let timer: ReturnType<typeof setTimeout> | undefined
+          const slow = await Promise.race([
+            verifying.then(() => false),
+            new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), SLOW_VERIFY_MS))),
+          ]).finally(() => clearTimeout(timer))
           if (slow && !(await facilitator.reachable())) {
             record('facilitador_indisponivel', { pagador: payer })
             return unavailable()
@@ -168,9 +172,8 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
         settled.add(key)
         if (settled.size > SETTLED_MEMORY) settled.delete(settled.values().next().value!)
         record('liquidado', { pagador: payer, transacao: result.transaction })
-        const headers = new Headers(response.headers)
-        headers.set('payment-response', encodePaymentResponseHeader(result))
-        return new Response(body, { status: response.status, headers })
+        response.headers.set('payment-response', encodePaymentResponseHeader(result))
+        return new Response(body, { status: response.status, headers: response.headers })
       } finally {
         inFlight.delete(key)
       }

@@ -22,7 +22,7 @@ system-deps:
 	  else echo "make: instale o pacote Debian 'chromium' (sudo apt-get install chromium)"; exit 1; fi; }
 
 $(DATA)/cnpj/current: | node_modules/.installed
-	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA)
+	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA) --parcial --quiet
 
 sample: $(DATA)/cnpj/current ## build the bundled sample data if missing
 

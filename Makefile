@@ -5,7 +5,7 @@ DATA ?= ./data
 PORT ?= 8080
 SAMPLE_SRC := test/cnpj/fixtures/rfb
 
-.PHONY: run test build data sample bench bench-quick typecheck unit test-binary system-deps clean help
+.PHONY: test-sample run test build data sample bench bench-quick typecheck unit test-binary system-deps clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -35,7 +35,11 @@ typecheck: node_modules/.installed
 unit: node_modules/.installed system-deps
 	$(BUN) test
 
-test: typecheck unit test-binary ## install everything and run the whole suite (type-check, tests, single binary)
+test: typecheck unit test-binary test-sample ## install everything and run the whole suite (type-check, tests, single binary)
+
+# The exact command `make run` uses to build the bundled sample, into a throwaway directory.
+test-sample: node_modules/.installed
+	d=$$(mktemp -d) && $(MAKE) --no-print-directory sample DATA=$$d && test -L $$d/cnpj/current && rm -rf $$d
 
 dist/dadosbr: node_modules/.installed $(shell find src -name '*.ts') scripts/build.ts
 	$(BUN) scripts/build.ts

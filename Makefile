@@ -35,7 +35,7 @@ typecheck: node_modules/.installed
 unit: node_modules/.installed system-deps
 	$(BUN) test
 
-test: typecheck unit test-binary test-sample ## install everything and run the whole suite (type-check, tests, single binary)
+test: typecheck unit test-sample test-binary ## install everything and run the whole suite (type-check, tests, single binary)
 
 # The exact command `make run` uses to build the bundled sample, into a throwaway directory.
 test-sample: node_modules/.installed

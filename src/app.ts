@@ -49,7 +49,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     datasets: DATASETS,
     stores: await openStores(config, log),
     checkResponses: options.checkResponses ?? false,
-    startedAt: new Date(),
     payments,
   }
   const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), payments)

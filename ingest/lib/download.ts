@@ -1,7 +1,7 @@
 // HTTP download with resume (Range), retries with backoff, several files at once, and one
 // progress bar for the whole set. A finished file is renamed from .part only when complete.
 import { existsSync, statSync } from 'node:fs'
-import { open, rename, rm } from 'node:fs/promises'
+import { open, rename } from 'node:fs/promises'
 import { progress, type Progress } from './progress'
 
 export interface DownloadItem {
@@ -83,8 +83,4 @@ export async function downloadAll(items: DownloadItem[], options: DownloadOption
   })
   await Promise.all(workers)
   bar.done()
-}
-
-export async function removePartial(dest: string): Promise<void> {
-  await rm(`${dest}.part`, { force: true })
 }

@@ -11,7 +11,6 @@ export interface AppContext {
   stores: Map<string, DatasetStore | null>
   /** Parse every response with its route's zod schema (on in tests; off in production for speed). */
   checkResponses: boolean
-  startedAt: Date
   /** The payment layer; null in --free mode. */
   payments: { available(): Promise<boolean> } | null
 }

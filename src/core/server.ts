@@ -78,7 +78,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   }
 
   const app = new Elysia({ strictPath: true })
-    .onError(({ code, request }) => {
+    .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
         const { pathname } = new URL(request.url)
         if (request.method !== 'GET' && request.method !== 'HEAD' && knownPath(pathname))
@@ -87,7 +87,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       }
       if (code === 'PARSE' || code === 'VALIDATION' || code === 'INVALID_COOKIE_SIGNATURE')
         return errorResponse(new ApiError('parametro_invalido', 'Pedido malformado.'))
-      return failure(arguments[0].error, new URL(request.url).pathname)
+      return failure(error, new URL(request.url).pathname)
     })
 
   for (const route of routes) {

@@ -27,7 +27,6 @@ export const SQL = {
     SELECT identificador, nome, cpf_cnpj, qualificacao, ${day('data_entrada')} AS data_entrada, representante_nome, faixa_etaria
     FROM socios WHERE cnpj_basico = $1 ORDER BY data_entrada NULLS LAST, nome`,
 
-  estabelecimentosDaRaiz: `SELECT cnpj, uf, municipio, situacao FROM estabelecimentos WHERE cnpj_basico = $1`,
 
 }
 

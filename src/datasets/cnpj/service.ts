@@ -54,7 +54,12 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
 }
 
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  const e = await byCnpj(files, SQL.estabelecimento, cnpj)
+  return card(files, cnpj, await files.duck.query(SQL.estabelecimento, [cnpj.slice(0, 8)]))
+}
+
+/** The card of one CNPJ from all the establishment rows of its root (already read by the caller). */
+async function card(files: CnpjFiles, cnpj: string, rootRows: Row[]): Promise<Out<typeof Empresa>> {
+  const e = rootRows.find((r) => r.cnpj === cnpj)
   if (!e) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
   const basico = String(e.cnpj_basico)
   const [m, simples] = await Promise.all([one(files, SQL.empresa, [basico]), one(files, SQL.simples, [basico])])
@@ -119,16 +124,15 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
 }
 
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
-  const card = await empresa(files, cnpj)
-  const basico = cnpj.slice(0, 8)
-  const [list, daRaiz] = await Promise.all([socios(files, cnpj), files.duck.query(SQL.estabelecimentosDaRaiz, [basico])])
-  const outros = daRaiz.filter((f) => f.cnpj !== cnpj).sort((a, b) => (String(a.cnpj) < String(b.cnpj) ? -1 : 1))
-  const filiais = outros.slice(0, MAX_FILIAIS)
+  // One read of the root's establishments serves both the card and the other establishments.
+  const [rootRows, list] = await Promise.all([files.duck.query(SQL.estabelecimento, [cnpj.slice(0, 8)]), socios(files, cnpj)])
+  const main = await card(files, cnpj, rootRows)
+  const outros = rootRows.filter((f) => f.cnpj !== cnpj).sort((a, b) => (String(a.cnpj) < String(b.cnpj) ? -1 : 1))
   return {
-    ...card,
+    ...main,
     socios: list,
     total_socios: list.length,
-    filiais: filiais.map((f): Out<typeof Filial> => ({
+    filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
       cnpj: String(f.cnpj),
       uf: s(f.uf),
       municipio: f.municipio ? (files.lookups.municipios.get(String(f.municipio)) ?? null) : null,

@@ -33,7 +33,7 @@ typecheck: node_modules/.installed
 	node_modules/.bin/tsc --noEmit -p .
 
 unit: node_modules/.installed system-deps
-	$(BUN) test
+	UV_THREADPOOL_SIZE=8 $(BUN) test
 
 test: typecheck unit test-sample test-binary ## install everything and run the whole suite (type-check, tests, single binary)
 

@@ -25,6 +25,18 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   synth: async () => (await import('./cli/ingest')).synth,
 }
 
+/**
+ * DuckDB's queries and Bun's file and zlib work share one native thread pool, sized once at start
+ * from UV_THREADPOOL_SIZE. The ingest loads two zips at once (two long queries plus their pumps),
+ * which deadlocks a small pool, so `ingest` re-runs itself with a larger one when none was set.
+ */
+async function rerunWithThreadPool(argv: string[]): Promise<number> {
+  const self = Bun.main.startsWith('/$bunfs/') ? [process.execPath] : [process.execPath, Bun.main]
+  const child = Bun.spawn([...self, ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stdio: ['inherit', 'inherit', 'inherit'] })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+  return await child.exited
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -40,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`dadosbr: comando desconhecido '${name}'; veja dadosbr --help\n`)
     return 2
   }
+  if (name === 'ingest' && !process.env.UV_THREADPOOL_SIZE && import.meta.main) return rerunWithThreadPool(argv)
   try {
     await preloadDuckDbLibrary()
     const command = await load()

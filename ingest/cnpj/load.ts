@@ -5,7 +5,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
+import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, partitionSql, partitionTable, SEARCH_FILE, type FichaField } from '../../src/datasets/cnpj/layout'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
@@ -85,52 +85,113 @@ async function count(conn: DuckDBConnection, sql: string): Promise<number> {
   return Number(rows[0]?.[0] ?? 0)
 }
 
-/** Loads one zip through a FIFO into its table; returns rows loaded and the malformed rows seen. */
+const sqlPath = (path: string) => `'${path.replace(/'/g, "''")}'`
+const isPartitioned = (kind: string): kind is (typeof PARTITIONED_TABLES)[number] => (PARTITIONED_TABLES as readonly string[]).includes(kind)
+
+/**
+ * Loads one zip through a FIFO into its staging table (per-root kinds, tagged with their root
+ * partition) or, for lookups, straight into the served file. Returns rows loaded and the
+ * malformed rows seen. (DuckDB 1.5 hangs on a COPY whose source is a FIFO, so the Parquet
+ * partitions are written from the staging tables afterwards.)
+ */
 async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: string, onBytes: (n: number) => void): Promise<{ rows: number; rejects: Reject[]; rejectCount: number }> {
   const fifo = join(workDir, `${source.zip}.fifo`)
   makeFifo(fifo)
+  const kind = source.kind.kind
+  const select = `SELECT ${selectFor(kind)} FROM ${readCsvSql(fifo, source.kind, 'rejeitadas')}`
+  const sql = isPartitioned(kind)
+    ? `INSERT INTO ${kind} SELECT *, ${partitionSql('cnpj_basico')} AS part FROM (${select})`
+    : `INSERT INTO servida.${kind} ${select}`
   try {
     const pump = pumpToFifo(fifo, readEntry(source.path, source.entry), onBytes)
-    let insert: Promise<unknown> | undefined
+    let load: Promise<number> | undefined
     try {
-      insert = conn.run(`INSERT INTO ${source.kind.kind} SELECT ${selectFor(source.kind.kind)} FROM ${readCsvSql(fifo, source.kind, 'rejeitadas')}`)
-      await Promise.all([pump, insert])
+      load = conn.runAndReadAll(sql).then((r) => Number(r.getRows()[0]?.[0] ?? 0))
+      await Promise.all([pump, load])
     } catch (err) {
       // If the pump failed (corrupt zip), the reader saw an early end: await it before reporting.
-      await Promise.allSettled([pump, insert])
+      await Promise.allSettled([pump, load])
       throw err
     }
     const rejectCount = await count(conn, `SELECT count(DISTINCT line) FROM rejeitadas`)
     const sample = (await conn.runAndReadAll(`SELECT line, any_value(error_message) FROM rejeitadas GROUP BY line ORDER BY line LIMIT 5`)).getRows()
     const rejects = sample.map(([line, msg]) => ({ arquivo: source.zip, linha: Number(line), erro: String(msg) }))
-    const rows = await count(conn, `SELECT count(*) FROM ${source.kind.kind}`)
     await conn.run('DROP TABLE IF EXISTS rejeitadas; DROP TABLE IF EXISTS rejeitadas_scan')
-    return { rows, rejects, rejectCount }
+    return { rows: await load, rejects, rejectCount }
   } finally {
     await removeFifo(fifo)
   }
 }
 
+const PARTS_DIR = 'partes'
+/** Two loads at once need a native thread pool of 8 (see rerunWithThreadPool in src/cli.ts). */
+const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
 const STAGING_FILE = 'carga.duckdb'
+
+/** One pass over each staging table writes its rows as Parquet files, one folder per partition. */
+async function splitPartitions(conn: DuckDBConnection, workDir: string): Promise<void> {
+  await mkdir(join(workDir, PARTS_DIR))
+  for (const kind of PARTITIONED_TABLES) {
+    await conn.run(`COPY ${kind} TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+    await conn.run(`DROP TABLE ${kind}`)
+  }
+}
 
 /**
  * Lookups go by the 8-character root. Rather than ART indexes (held whole in memory: over 1 GB at
- * 11 M establishments, several GB nationally), the served tables are sorted by root and written in
- * small row groups, so DuckDB's min/max zone maps skip all but one group of 4096 rows. Measured at
- * 1.1 M rows, a full card by root: p50 1.9 ms with 4096-row groups, 7.1 ms with the default 122880.
+ * 11 M establishments, several GB nationally), each partition table is sorted by root and written
+ * in small row groups, so DuckDB's min/max zone maps skip all but one group of 4096 rows. Measured
+ * at 1.1 M rows, a full card by root: p50 1.9 ms with 4096-row groups, 7.1 ms with the default 122880.
  */
 const ROW_GROUP_SIZE = 4096
-const BY_ROOT = ['estabelecimentos', 'empresas', 'socios', 'simples']
 
-async function writeServedFile(conn: DuckDBConnection, path: string): Promise<void> {
-  await conn.run(`ATTACH '${path.replace(/'/g, "''")}' AS servida (ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, STORAGE_VERSION 'latest')`)
-  // The sorted order must reach the file as sorted.
-  await conn.run('SET preserve_insertion_order = true')
-  for (const kind of FILE_KINDS.map((k) => k.kind))
-    await conn.run(`CREATE TABLE servida.${kind} AS SELECT * FROM ${kind}${BY_ROOT.includes(kind) ? ' ORDER BY cnpj_basico' : ''}`)
-  await conn.run('CREATE TABLE servida.meta AS SELECT * FROM meta')
-  await conn.run('DETACH servida')
-  await conn.run('SET preserve_insertion_order = false')
+/** SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. */
+const FICHA_SQL: Record<FichaField, string> = {
+  cnpj: 'e.cnpj', matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
+  data_situacao: "strftime(e.data_situacao, '%Y-%m-%d')", motivo: 'e.motivo', data_inicio: "strftime(e.data_inicio, '%Y-%m-%d')",
+  cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
+  logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
+  cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
+  telefone2: 'e.telefone2', email: 'e.email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
+  porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
+}
+
+/** One partition's Parquet files, or null when the partition got no rows. */
+function partFiles(workDir: string, kind: string, p: number): string | null {
+  const dir = join(workDir, PARTS_DIR, kind, `part=${p}`)
+  return existsSync(dir) ? `read_parquet(${sqlPath(join(dir, '*.parquet'))}, hive_partitioning = false)` : null
+}
+
+/** Writes each partition's tables into the served file, sorted by root, then the views over them. */
+async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: boolean): Promise<void> {
+  const bar = progress('ordenação', PARTITIONS, { unit: 'rows', quiet })
+  for (let p = 0; p < PARTITIONS; p++) {
+    for (const kind of ['empresas', 'simples', 'socios'] as const) {
+      const files = partFiles(workDir, kind, p)
+      const table = `servida.${partitionTable(kind, p)}`
+      await conn.run(files ? `CREATE TABLE ${table} AS SELECT * FROM ${files} ORDER BY cnpj_basico` : `CREATE TABLE ${table} (${TABLES[kind]})`)
+    }
+    const files = partFiles(workDir, 'estabelecimentos', p)
+    const table = `servida.${partitionTable('estabelecimentos', p)}`
+    // A root listed twice in Empresas or Simples must not duplicate its establishments.
+    const one = (kind: 'empresas' | 'simples') => `(SELECT DISTINCT ON (cnpj_basico) * FROM servida.${partitionTable(kind, p)})`
+    await conn.run(
+      files
+        ? `CREATE TABLE ${table} AS SELECT e.*, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
+           FROM ${files} e LEFT JOIN ${one('empresas')} m USING (cnpj_basico) LEFT JOIN ${one('simples')} si USING (cnpj_basico)
+           ORDER BY e.cnpj_basico, e.cnpj`
+        : `CREATE TABLE ${table} (${TABLES.estabelecimentos}, ficha VARCHAR)`,
+    )
+    bar.add(1)
+  }
+  bar.done()
+  // Views resolve names in their own file, so they are created from inside it.
+  await conn.run('USE servida')
+  for (const kind of PARTITIONED_TABLES) {
+    const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * ${kind === 'estabelecimentos' ? 'EXCLUDE (ficha) ' : ''}FROM ${partitionTable(kind, p)}`)
+    await conn.run(`CREATE VIEW ${kind} AS ${parts.join(' UNION ALL ')}`)
+  }
+  await conn.run('USE carga') // the staging file's catalog
 }
 
 export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
@@ -157,46 +218,68 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
   let instance: DuckDBInstance | undefined
   try {
-    // Raw rows land in a staging file; the served file gets them sorted by root (see ROW_GROUP_SIZE).
+    // Per-root rows land in a staging file, then go through Parquet partitions in the work dir;
+    // the served file is attached with small row groups (see ROW_GROUP_SIZE).
     instance = await DuckDBInstance.create(join(work, STAGING_FILE), {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
-      storage_compatibility_version: 'latest',
       preserve_insertion_order: 'false',
       threads: String(options.threads ?? 2),
       memory_limit: options.memoryLimit ?? '6GB',
       temp_directory: join(work, 'duckdb.tmp'),
     })
     const conn = await instance.connect()
-    for (const kind of FILE_KINDS) await conn.run(`CREATE TABLE ${kind.kind} (${TABLES[kind.kind]})`)
+    await conn.run(`ATTACH ${sqlPath(join(work, DUCKDB_FILE))} AS servida (ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, STORAGE_VERSION 'latest')`)
+    for (const { kind } of FILE_KINDS)
+      await conn.run(isPartitioned(kind) ? `CREATE TABLE ${kind} (${TABLES[kind]}, part UTINYINT)` : `CREATE TABLE servida.${kind} (${TABLES[kind]})`)
 
     const totalCsv = sources.reduce((n, s) => n + s.entry.uncompressedSize, 0)
     const bar = progress('carga', totalCsv, { quiet: options.quiet })
-    const rows: Record<string, number> = {}
-    const allRejects: Reject[] = []
+    const rows: Record<string, number> = Object.fromEntries(FILE_KINDS.filter((k) => sources.some((s) => s.kind === k)).map((k) => [k.kind, 0]))
+    const results: { source: SourceFile; rejects: Reject[] }[] = []
     let rejectTotal = 0
-    for (const source of sources) {
-      const result = await loadZip(conn, source, work, (n) => bar.add(n))
-      rows[source.kind.kind] = result.rows
-      rejectTotal += result.rejectCount
-      allRejects.push(...result.rejects)
-      for (const r of result.rejects) log(`linha malformada: ${r.arquivo} linha ${r.linha}: ${r.erro}`)
-      if (rejectTotal > maxRejects)
-        throw new BuildError(`${rejectTotal} linhas malformadas passam do limite (${maxRejects}); a base em uso foi mantida`)
+    // Two zips at a time, largest first: one CSV reader is single-threaded on a pipe, and
+    // inflating and parsing one file leaves the second core mostly idle.
+    const queue = [...sources].sort((x, y) => y.entry.uncompressedSize - x.entry.uncompressedSize)
+    const worker = async (c: DuckDBConnection) => {
+      for (let source = queue.shift(); source; source = queue.shift()) {
+        const result = await loadZip(c, source, work, (n) => bar.add(n))
+        rows[source.kind.kind]! += result.rows
+        rejectTotal += result.rejectCount
+        results.push({ source, rejects: result.rejects })
+        for (const r of result.rejects) log(`linha malformada: ${r.arquivo} linha ${r.linha}: ${r.erro}`)
+        if (rejectTotal > maxRejects) {
+          queue.length = 0
+          throw new BuildError(`${rejectTotal} linhas malformadas passam do limite (${maxRejects}); a base em uso foi mantida`)
+        }
+      }
     }
+    const second = await instance.connect()
+    try {
+      const outcomes = await Promise.allSettled(LOAD_IN_PARALLEL ? [worker(conn), worker(second)] : [worker(conn)])
+      const failed = outcomes.find((o) => o.status === 'rejected')
+      if (failed) throw (failed as PromiseRejectedResult).reason
+    } finally {
+      second.closeSync()
+    }
+    const allRejects = sources.flatMap((s) => results.find((r) => r.source === s)?.rejects ?? [])
     bar.done()
     lap('carga')
 
-    await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
     // Sanity: every table that came from a file must hold rows.
-    for (const kind of new Set(sources.map((s) => s.kind.kind)))
-      if ((await count(conn, `SELECT count(*) FROM ${kind}`)) === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
+    for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
+    await conn.run(`CREATE TABLE servida.meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
 
-    await writeServedFile(conn, join(work, DUCKDB_FILE))
+    await splitPartitions(conn, work)
+    await conn.run('SET preserve_insertion_order = true') // each partition reaches the file sorted
+    await writePartitions(conn, work, options.quiet)
+    await conn.run('SET preserve_insertion_order = false')
+    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('ordenacao')
 
-    await buildSearchIndex(conn, join(work, SEARCH_FILE), { quiet: options.quiet })
+    await buildSearchIndex(conn, 'servida', join(work, SEARCH_FILE), { quiet: options.quiet })
     lap('busca')
+    await conn.run('DETACH servida')
     conn.closeSync()
     instance.closeSync()
     instance = undefined

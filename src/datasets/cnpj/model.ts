@@ -62,7 +62,7 @@ export const EmpresaAmostra = EmpresaCompleta.extend({ amostra: z.literal(true) 
 export const Situacao = z.object({
   cnpj: z.string(),
   existe: z.boolean(),
-  situacao_cadastral: z.object({ codigo: z.string(), descricao: str, data: date }).nullable(),
+  situacao_cadastral: z.object({ codigo: str, descricao: str, data: date }).nullable(),
   matriz_filial: z.enum(['matriz', 'filial']).nullable(),
   uf: str,
   fonte: Fonte,

@@ -1,33 +1,27 @@
-// SQL only: DuckDB for the registry card, SQLite FTS5 for text search. Dates leave as
-// 'YYYY-MM-DD' text and money as DOUBLE, so rows map to JSON without conversions.
+// SQL only: DuckDB for the registry card, SQLite FTS5 for text search.
 //
-// Establishments are read by their 8-character root, the one indexed column: DuckDB 1.5 uses the
-// ART index only for a lone equality (measured at 1.1 M rows: root alone 0.5 ms p50; root AND cnpj
-// 13 ms, a full scan), so the row of one CNPJ is picked from its root's rows by the caller.
+// Per-root tables are split into partitions (layout.ts): every query names the one partition
+// table its root lives in, so a lookup reads ~1/100 of the registry's zone maps. A card is the
+// prebuilt `ficha` column (one JSON array per establishment, FICHA order).
+import { partitionOfRoot, partitionTable } from './layout'
 
 const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`
+const table = (name: Parameters<typeof partitionTable>[0], root: string) => partitionTable(name, partitionOfRoot(root))
 
 export const SQL = {
-  lookups: (table: string) => `SELECT codigo, descricao FROM ${table}`,
+  lookups: (name: string) => `SELECT codigo, descricao FROM ${name}`,
   meta: `SELECT referencia FROM meta LIMIT 1`,
 
-  situacao: `SELECT cnpj, situacao, ${day('data_situacao')} AS data_situacao, matriz_filial, uf FROM estabelecimentos WHERE cnpj_basico = $1`,
+  /** The card of one establishment ($1 root, $2 CNPJ). */
+  ficha: (root: string) => `SELECT ficha FROM ${table('estabelecimentos', root)} WHERE cnpj_basico = $1 AND cnpj = $2`,
+  /** The cards of every establishment of a root ($1), for /completo's filiais. */
+  fichasDaRaiz: (root: string) => `SELECT ficha FROM ${table('estabelecimentos', root)} WHERE cnpj_basico = $1`,
 
-  estabelecimento: `
-    SELECT cnpj, cnpj_basico, matriz_filial, nome_fantasia, situacao, ${day('data_situacao')} AS data_situacao, motivo,
-           ${day('data_inicio')} AS data_inicio, cnae_principal, cnaes_secundarios, tipo_logradouro, logradouro, numero,
-           complemento, bairro, municipio, uf, cep, cidade_exterior, pais, ddd1, telefone1, ddd2, telefone2, email
-    FROM estabelecimentos WHERE cnpj_basico = $1`,
+  razaoSocial: (root: string) => `SELECT razao_social FROM ${table('empresas', root)} WHERE cnpj_basico = $1 LIMIT 1`,
 
-  empresa: `SELECT razao_social, natureza_juridica, porte, CAST(capital_social AS DOUBLE) AS capital_social FROM empresas WHERE cnpj_basico = $1 LIMIT 1`,
-
-  simples: `SELECT opcao_simples, opcao_mei FROM simples WHERE cnpj_basico = $1 LIMIT 1`,
-
-  socios: `
+  socios: (root: string) => `
     SELECT identificador, nome, cpf_cnpj, qualificacao, ${day('data_entrada')} AS data_entrada, representante_nome, faixa_etaria
-    FROM socios WHERE cnpj_basico = $1 ORDER BY data_entrada NULLS LAST, nome`,
-
-
+    FROM ${table('socios', root)} WHERE cnpj_basico = $1 ORDER BY data_entrada NULLS LAST, nome`,
 }
 
 /**

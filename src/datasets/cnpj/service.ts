@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, FILTER_TOKEN_SHAPE, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, FICHA, FILTER_TOKEN_SHAPE, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { companySearchSql, SOCIO_SEARCH, SQL } from './queries'
 import type { CnpjFiles, Lookup } from './store'
@@ -23,78 +23,82 @@ const cd = (codigo: unknown, lookup: Lookup) => {
   const c = s(codigo)
   return { codigo: c, descricao: c === null ? null : (lookup.get(c) ?? null) }
 }
-const matrizFilial = (v: unknown) => (v === 1 ? 'matriz' : v === 2 ? 'filial' : null)
+const matrizFilial = (v: string | null) => (v === '1' ? 'matriz' : v === '2' ? 'filial' : null)
 
 function telefone(ddd: unknown, numero: unknown): string | null {
   if (!numero) return null
   return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
 }
 
-async function one(files: CnpjFiles, sql: string, params: string[]): Promise<Row | undefined> {
-  return (await files.duck.query(sql, params))[0]
+type Ficha = Record<FichaField, string | null>
+
+/** A `ficha` JSON array (FICHA order) as named fields. */
+function decodeFicha(json: unknown): Ficha {
+  const values = JSON.parse(String(json)) as (string | null)[]
+  return Object.fromEntries(FICHA.map((field, i) => [field, values[i] ?? null])) as Ficha
 }
 
-/** The row of one CNPJ among its root's rows (see queries.ts for why the filter runs here). */
-async function byCnpj(files: CnpjFiles, sql: string, cnpj: string): Promise<Row | undefined> {
-  return (await files.duck.query(sql, [cnpj.slice(0, 8)])).find((r) => r.cnpj === cnpj)
+async function ficha(files: CnpjFiles, cnpj: string): Promise<Ficha | undefined> {
+  const root = cnpj.slice(0, 8)
+  const row = (await files.duck.query(SQL.ficha(root), [root, cnpj]))[0]
+  return row ? decodeFicha(row.ficha) : undefined
 }
+
+const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
-  const row = await byCnpj(files, SQL.situacao, cnpj)
-  if (!row) return { cnpj, existe: false, situacao_cadastral: null, matriz_filial: null, uf: null, fonte: fonte(files) }
-  const codigo = String(row.situacao)
+  const f = await ficha(files, cnpj)
+  if (!f) return { cnpj, existe: false, situacao_cadastral: null, matriz_filial: null, uf: null, fonte: fonte(files) }
   return {
     cnpj,
     existe: true,
-    situacao_cadastral: { codigo, descricao: SITUACAO_DESCRICAO[codigo] ?? null, data: s(row.data_situacao) },
-    matriz_filial: matrizFilial(row.matriz_filial),
-    uf: s(row.uf),
+    situacao_cadastral: { codigo: f.situacao, descricao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null, data: f.data_situacao },
+    matriz_filial: matrizFilial(f.matriz_filial),
+    uf: f.uf,
     fonte: fonte(files),
   }
 }
 
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  return card(files, cnpj, await files.duck.query(SQL.estabelecimento, [cnpj.slice(0, 8)]))
+  const f = await ficha(files, cnpj)
+  if (!f) throw notFound(files, cnpj)
+  return card(files, f)
 }
 
-/** The card of one CNPJ from all the establishment rows of its root (already read by the caller). */
-async function card(files: CnpjFiles, cnpj: string, rootRows: Row[]): Promise<Out<typeof Empresa>> {
-  const e = rootRows.find((r) => r.cnpj === cnpj)
-  if (!e) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
-  const basico = String(e.cnpj_basico)
-  const [m, simples] = await Promise.all([one(files, SQL.empresa, [basico]), one(files, SQL.simples, [basico])])
+/** The SPEC's Empresa from one card. */
+function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
   const { lookups } = files
-  const codigo = s(e.situacao)
-  const motivo = s(e.motivo)
-  const logradouro = [e.tipo_logradouro, e.logradouro].filter(Boolean).join(' ') || null
+  const codigo = f.situacao
+  const motivo = f.motivo
+  const logradouro = [f.tipo_logradouro, f.logradouro].filter(Boolean).join(' ') || null
   return {
-    cnpj,
-    razao_social: s(m?.razao_social),
-    nome_fantasia: s(e.nome_fantasia),
-    matriz_filial: matrizFilial(e.matriz_filial),
+    cnpj: f.cnpj!,
+    razao_social: f.razao_social,
+    nome_fantasia: f.nome_fantasia,
+    matriz_filial: matrizFilial(f.matriz_filial),
     situacao_cadastral: {
       codigo,
       descricao: codigo ? (SITUACAO_DESCRICAO[codigo] ?? null) : null,
-      data: s(e.data_situacao),
+      data: f.data_situacao,
       motivo: motivo && motivo !== '00' ? (lookups.motivos.get(motivo) ?? motivo) : null,
     },
-    data_inicio_atividade: s(e.data_inicio),
-    natureza_juridica: cd(m?.natureza_juridica, lookups.naturezas),
-    porte: m?.porte ? (PORTE[String(m.porte)] ?? null) : null,
-    capital_social: typeof m?.capital_social === 'number' ? m.capital_social : null,
-    cnae_principal: cd(e.cnae_principal, lookups.cnaes),
-    cnae_secundarios: e.cnaes_secundarios ? String(e.cnaes_secundarios).split(',').filter(Boolean).map((c) => cd(c.padStart(7, '0'), lookups.cnaes)) : [],
+    data_inicio_atividade: f.data_inicio,
+    natureza_juridica: cd(f.natureza_juridica, lookups.naturezas),
+    porte: f.porte ? (PORTE[f.porte] ?? null) : null,
+    capital_social: f.capital_social === null ? null : Number(f.capital_social),
+    cnae_principal: cd(f.cnae_principal, lookups.cnaes),
+    cnae_secundarios: f.cnaes_secundarios ? f.cnaes_secundarios.split(',').filter(Boolean).map((c) => cd(c.padStart(7, '0'), lookups.cnaes)) : [],
     endereco: {
       logradouro,
-      numero: s(e.numero),
-      complemento: s(e.complemento),
-      bairro: s(e.bairro),
-      municipio: e.municipio ? (lookups.municipios.get(String(e.municipio)) ?? s(e.cidade_exterior)) : s(e.cidade_exterior),
-      uf: s(e.uf),
-      cep: s(e.cep),
+      numero: f.numero,
+      complemento: f.complemento,
+      bairro: f.bairro,
+      municipio: f.municipio ? (lookups.municipios.get(f.municipio) ?? f.cidade_exterior) : f.cidade_exterior,
+      uf: f.uf,
+      cep: f.cep,
     },
-    contato: { email: s(e.email), telefone: telefone(e.ddd1, e.telefone1) ?? telefone(e.ddd2, e.telefone2) },
-    simples: { optante: simples?.opcao_simples === true, mei: simples?.opcao_mei === true },
+    contato: { email: f.email, telefone: telefone(f.ddd1, f.telefone1) ?? telefone(f.ddd2, f.telefone2) },
+    simples: { optante: f.opcao_simples === 'true', mei: f.opcao_mei === 'true' },
     fonte: fonte(files),
   }
 }
@@ -113,30 +117,34 @@ function socio(files: CnpjFiles, r: Row): Out<typeof Socio> {
 }
 
 export async function socios(files: CnpjFiles, cnpj: string): Promise<Out<typeof Socio>[]> {
-  return (await files.duck.query(SQL.socios, [cnpj.slice(0, 8)])).map((r) => socio(files, r))
+  const root = cnpj.slice(0, 8)
+  return (await files.duck.query(SQL.socios(root), [root])).map((r) => socio(files, r))
 }
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
 export async function sociosDe(files: CnpjFiles, cnpj: string) {
-  if (!(await byCnpj(files, SQL.situacao, cnpj))) throw new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
-  const list = await socios(files, cnpj)
+  const [f, list] = await Promise.all([ficha(files, cnpj), socios(files, cnpj)])
+  if (!f) throw notFound(files, cnpj)
   return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
 }
 
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
-  // One read of the root's establishments serves both the card and the other establishments.
-  const [rootRows, list] = await Promise.all([files.duck.query(SQL.estabelecimento, [cnpj.slice(0, 8)]), socios(files, cnpj)])
-  const main = await card(files, cnpj, rootRows)
-  const outros = rootRows.filter((f) => f.cnpj !== cnpj).sort((a, b) => (String(a.cnpj) < String(b.cnpj) ? -1 : 1))
+  // One read of the root's cards serves both the card and the other establishments.
+  const root = cnpj.slice(0, 8)
+  const [rows, list] = await Promise.all([files.duck.query(SQL.fichasDaRaiz(root), [root]), socios(files, cnpj)])
+  const fichas = rows.map((r) => decodeFicha(r.ficha))
+  const main = fichas.find((f) => f.cnpj === cnpj)
+  if (!main) throw notFound(files, cnpj)
+  const outros = fichas.filter((f) => f.cnpj !== cnpj).sort((a, b) => (a.cnpj! < b.cnpj! ? -1 : 1))
   return {
-    ...main,
+    ...card(files, main),
     socios: list,
     total_socios: list.length,
     filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
-      cnpj: String(f.cnpj),
-      uf: s(f.uf),
-      municipio: f.municipio ? (files.lookups.municipios.get(String(f.municipio)) ?? null) : null,
-      situacao: f.situacao ? (SITUACAO_DESCRICAO[String(f.situacao)] ?? null) : null,
+      cnpj: f.cnpj!,
+      uf: f.uf,
+      municipio: f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null,
+      situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
     })),
     total_filiais: outros.length,
   }
@@ -231,7 +239,7 @@ export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery
   const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
   // One indexed point query per root (an IN list would scan the companies table).
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
-  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await one(files, SQL.empresa, [root]))?.razao_social)] as const)))
+  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await files.duck.query(SQL.razaoSocial(root), [root]))[0]?.razao_social)] as const)))
   return {
     total: capTotal(count.n),
     pagina: q.pagina,

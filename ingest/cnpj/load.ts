@@ -154,6 +154,20 @@ const FICHA_SQL: Record<FichaField, string> = {
   cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
   telefone2: 'e.telefone2', email: 'e.email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
   porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
+  pais: 'e.pais', ddd_fax: 'e.ddd_fax', fax: 'e.fax', situacao_especial: 'e.situacao_especial',
+  data_situacao_especial: "strftime(e.data_situacao_especial, '%Y-%m-%d')",
+}
+
+/** The `estabelecimentos` view: every column of the raw table, typed back from the card. */
+function establishmentsView(): string {
+  const columns = TABLES.estabelecimentos.split(', ').map((c) => {
+    const [name, type] = c.split(' ') as [string, string]
+    if (name === 'cnpj' || name === 'cnpj_basico') return name
+    const value = `json_extract_string(ficha, '$[${FICHA.indexOf(name as FichaField)}]')`
+    return `${type === 'VARCHAR' ? value : `CAST(${value} AS ${type})`} AS ${name}`
+  })
+  const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable('estabelecimentos', p)}`)
+  return `CREATE VIEW estabelecimentos AS SELECT ${columns.join(', ')} FROM (${parts.join(' UNION ALL ')})`
 }
 
 /** One partition's Parquet files, or null when the partition got no rows. */
@@ -177,10 +191,10 @@ async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: 
     const one = (kind: 'empresas' | 'simples') => `(SELECT DISTINCT ON (cnpj_basico) * FROM servida.${partitionTable(kind, p)})`
     await conn.run(
       files
-        ? `CREATE TABLE ${table} AS SELECT e.*, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
+        ? `CREATE TABLE ${table} AS SELECT e.cnpj_basico, e.cnpj, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
            FROM ${files} e LEFT JOIN ${one('empresas')} m USING (cnpj_basico) LEFT JOIN ${one('simples')} si USING (cnpj_basico)
            ORDER BY e.cnpj_basico, e.cnpj`
-        : `CREATE TABLE ${table} (${TABLES.estabelecimentos}, ficha VARCHAR)`,
+        : `CREATE TABLE ${table} (cnpj_basico VARCHAR, cnpj VARCHAR, ficha VARCHAR)`,
     )
     bar.add(1)
   }
@@ -188,8 +202,8 @@ async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: 
   // Views resolve names in their own file, so they are created from inside it.
   await conn.run('USE servida')
   for (const kind of PARTITIONED_TABLES) {
-    const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * ${kind === 'estabelecimentos' ? 'EXCLUDE (ficha) ' : ''}FROM ${partitionTable(kind, p)}`)
-    await conn.run(`CREATE VIEW ${kind} AS ${parts.join(' UNION ALL ')}`)
+    const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable(kind, p)}`)
+    await conn.run(kind === 'estabelecimentos' ? establishmentsView() : `CREATE VIEW ${kind} AS ${parts.join(' UNION ALL ')}`)
   }
   await conn.run('USE carga') // the staging file's catalog
 }
@@ -274,10 +288,12 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     await conn.run('SET preserve_insertion_order = true') // each partition reaches the file sorted
     await writePartitions(conn, work, options.quiet)
     await conn.run('SET preserve_insertion_order = false')
-    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('ordenacao')
 
-    await buildSearchIndex(conn, 'servida', join(work, SEARCH_FILE), { quiet: options.quiet })
+    // The text index reads the typed columns from the Parquet partitions (the served file keeps cards).
+    const parquet = (kind: string) => `read_parquet(${sqlPath(join(work, PARTS_DIR, kind, '*', '*.parquet'))}, hive_partitioning = false)`
+    await buildSearchIndex(conn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet })
+    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('busca')
     await conn.run('DETACH servida')
     conn.closeSync()

@@ -26,12 +26,13 @@ async function* chunks(conn: DuckDBConnection, sql: string) {
   }
 }
 
-export async function buildSearchIndex(conn: DuckDBConnection, catalog: string, path: string, options: { quiet?: boolean } = {}): Promise<{ empresas: number; socios: number }> {
+/** `from` names a relation (table, view or table function) for each source table. */
+export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'estabelecimentos' | 'empresas' | 'socios', string>, path: string, options: { quiet?: boolean } = {}): Promise<{ empresas: number; socios: number }> {
   const db = new Database(path, { create: true })
   db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;')
   db.exec(SEARCH_SCHEMA)
 
-  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${catalog}.estabelecimentos`)).getRows()[0]![0])
+  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.estabelecimentos}`)).getRows()[0]![0])
   const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
   const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
   const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
@@ -43,7 +44,7 @@ export async function buildSearchIndex(conn: DuckDBConnection, catalog: string, 
            least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)::INTEGER AS tamanho, e.matriz_filial = 2 AS filial,
            e.cnpj, m.razao_social, e.nome_fantasia, e.municipio, e.cnae_principal, m.porte,
            CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
-    FROM ${catalog}.estabelecimentos e LEFT JOIN ${catalog}.empresas m USING (cnpj_basico)
+    FROM ${from.estabelecimentos} e LEFT JOIN ${from.empresas} m USING (cnpj_basico)
     ORDER BY particao, tamanho, filial, e.cnpj`
   let group = ''
   let seq = 0
@@ -68,13 +69,13 @@ export async function buildSearchIndex(conn: DuckDBConnection, catalog: string, 
   db.exec('COMMIT')
   bar.done()
 
-  const socioTotal = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${catalog}.socios`)).getRows()[0]![0])
+  const socioTotal = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.socios}`)).getRows()[0]![0])
   const socioBar = progress('índice de sócios', socioTotal, { unit: 'rows', quiet: options.quiet })
   const insertSocioFts = db.prepare('INSERT INTO socio_fts (rowid, nome) VALUES (?, ?)')
   const insertSocioDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
   let id = 0
   db.exec('BEGIN')
-  for await (const rows of chunks(conn, `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') FROM ${catalog}.socios WHERE nome IS NOT NULL ORDER BY length(nome), nome, cnpj_basico`)) {
+  for await (const rows of chunks(conn, `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') FROM ${from.socios} WHERE nome IS NOT NULL ORDER BY length(nome), nome, cnpj_basico`)) {
     for (const [basico, nome, qualificacao, entrada] of rows) {
       insertSocioFts.run(id, nome as string)
       insertSocioDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)

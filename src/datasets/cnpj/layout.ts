@@ -89,12 +89,14 @@ export const partitionTable = (table: (typeof PARTITIONED_TABLES)[number], parti
 /**
  * An establishment's whole card (its own columns, its company's and its Simples option) as one
  * JSON array in the `ficha` column, in this order: a card is one column read instead of ~30
- * (DuckDB's cost per column read is ~0.06 ms) and one query instead of three.
+ * (DuckDB's cost per column read is ~0.06 ms) and one query instead of three. The partition
+ * tables hold only (cnpj_basico, cnpj, ficha); the `estabelecimentos` view types the fields back
+ * into columns, so the file does not store each establishment twice.
  */
 export const FICHA = [
   'cnpj', 'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
   'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
-  'capital_social', 'opcao_simples', 'opcao_mei',
+  'capital_social', 'opcao_simples', 'opcao_mei', 'pais', 'ddd_fax', 'fax', 'situacao_especial', 'data_situacao_especial',
 ] as const
 export type FichaField = (typeof FICHA)[number]

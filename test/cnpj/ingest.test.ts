@@ -4,7 +4,10 @@ import { describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
+import { writeZip } from '../../ingest/lib/zip-write'
+import { PARTITIONS, partitionOfRoot, partitionTable } from '../../src/datasets/cnpj/layout'
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
@@ -31,6 +34,46 @@ describe('build from a directory', () => {
     const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
     expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
+  })
+
+  test('served file: per-root tables split by root partition, plain-named views typed like the raw tables', async () => {
+    const data = await buildFixtureData('2026-07')
+    const db = await DuckDBInstance.create(join(data, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+    const c = await db.connect()
+    const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()
+    try {
+      // SERPRO's root 33683111 ends in 11: partition 11.
+      expect(partitionOfRoot('33683111')).toBe(11)
+      expect(await one(`SELECT cnpj FROM ${partitionTable('estabelecimentos', 11)} WHERE cnpj_basico = '33683111'`)).toEqual([{ cnpj: '33683111000280' }])
+      expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 8 }])
+      const [serpro] = await one(`SELECT matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
+      expect(serpro).toEqual({ matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })
+      const types = await one(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'estabelecimentos' AND column_name IN ('matriz_filial', 'data_inicio', 'cnpj') ORDER BY column_name`)
+      expect(types).toEqual([{ column_name: 'cnpj', data_type: 'VARCHAR' }, { column_name: 'data_inicio', data_type: 'DATE' }, { column_name: 'matriz_filial', data_type: 'UTINYINT' }])
+      expect(await one(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE 'socios_p%'`)).toEqual([{ n: PARTITIONS }])
+    } finally {
+      c.closeSync()
+      db.closeSync()
+    }
+  })
+
+  test('a company listed twice does not duplicate its establishments', async () => {
+    const src = copyFixtures()
+    // SERPRO's company row again, in a zip of its own.
+    await writeZip(join(src, 'Empresas9.zip'), 'K3241.K03200Y9.D60711.EMPRECSV', new TextEncoder().encode('"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n'))
+    const data = tmp('dadosbr-dup-')
+    const manifest = await buildCnpj({ sourceDir: src, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
+    expect(manifest.linhas.empresas).toBe(6)
+    const { app } = await testApp({ dataDir: data })
+    const r = await get(app, '/v1/cnpj/empresa/33683111000280/completo')
+    expect(r.status).toBe(200)
+    expect(r.body.razao_social).toBe('SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)')
+    const db = await DuckDBInstance.create(join(data, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+    const c = await db.connect()
+    const rows = (await c.runAndReadAll(`SELECT cnpj FROM estabelecimentos WHERE cnpj_basico = '33683111'`)).getRows()
+    c.closeSync()
+    db.closeSync()
+    expect(rows).toEqual([['33683111000280']])
   })
 
   test('a month with missing zips needs --parcial', async () => {

@@ -285,16 +285,28 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     await conn.run(`CREATE TABLE servida.meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
 
     await splitPartitions(conn, work)
-    await conn.run('SET preserve_insertion_order = true') // each partition reaches the file sorted
-    await writePartitions(conn, work, options.quiet)
-    await conn.run('SET preserve_insertion_order = false')
-    lap('ordenacao')
+    lap('particoes')
 
-    // The text index reads the typed columns from the Parquet partitions (the served file keeps cards).
+    // The served tables and the text index are built at once from the Parquet partitions: the
+    // index is one SQLite writer on the JS thread, the tables are DuckDB's threads (measured at
+    // 11 M establishments: 98 s + 135 s one after the other). The index's bars show the progress.
+    await conn.run('SET preserve_insertion_order = true') // each partition reaches the file sorted
     const parquet = (kind: string) => `read_parquet(${sqlPath(join(work, PARTS_DIR, kind, '*', '*.parquet'))}, hive_partitioning = false)`
-    await buildSearchIndex(conn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet })
+    const indexConn = await instance.connect()
+    try {
+      const tables = writePartitions(conn, work, LOAD_IN_PARALLEL || options.quiet)
+      const index = (LOAD_IN_PARALLEL ? Promise.resolve() : tables).then(() =>
+        buildSearchIndex(indexConn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet }),
+      )
+      const outcomes = await Promise.allSettled([tables, index])
+      const failed = outcomes.find((o) => o.status === 'rejected')
+      if (failed) throw (failed as PromiseRejectedResult).reason
+    } finally {
+      indexConn.closeSync()
+    }
+    await conn.run('SET preserve_insertion_order = false')
     await rm(join(work, PARTS_DIR), { recursive: true, force: true })
-    lap('busca')
+    lap('tabelas_e_busca')
     await conn.run('DETACH servida')
     conn.closeSync()
     instance.closeSync()

@@ -31,7 +31,7 @@ export async function openStores(config: Config, log: Logger): Promise<Map<strin
   for (const ds of DATASETS) {
     if (!ds.open) continue
     try {
-      stores.set(ds.name, await ds.open(config.dataDir, log))
+      stores.set(ds.name, await ds.open(config, log))
     } catch (err) {
       log.warn('base indisponível', { base: ds.name, motivo: err instanceof Error ? err.message : String(err) })
       stores.set(ds.name, null)

@@ -1,6 +1,7 @@
 // What a dataset folder under src/datasets/ exports. The registry collects these into
 // the one route table; the registry test checks each has routes, prices, fixtures and a README line.
 import type { RouteDef } from './route'
+import type { Config } from './config'
 import type { Logger } from './log'
 
 export interface DatasetHealth {
@@ -27,6 +28,6 @@ export interface Dataset<S extends DatasetStore | null = DatasetStore | null> {
   /** True when the dataset is rebuilt from government dumps by `dadosbr ingest <name>`. */
   ingested: boolean
   routes: RouteDef[]
-  /** Opens the dataset's files under the data directory; absent for pure computation. */
-  open?: (dataDir: string, log: Logger) => Promise<S>
+  /** Opens the dataset's files under config.dataDir; absent for pure computation. */
+  open?: (config: Config, log: Logger) => Promise<S>
 }

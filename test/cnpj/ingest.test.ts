@@ -199,7 +199,8 @@ describe('download from the share', () => {
 describe('live swap', () => {
   test('a running server picks up a new month without restart and without failing a request', async () => {
     const data = await buildFixtureData('2026-07')
-    const { app } = await testApp({ dataDir: data })
+    // Cache off: every request of the loop reads the files while they are swapped.
+    const { app } = await testApp({ dataDir: data, cache: '0' })
     try {
       expect((await get(app, '/v1/health')).body.base_referencia).toBe('2026-07')
       let stop = false

@@ -1,6 +1,7 @@
 // Each registry endpoint's exact output for the real-format fixtures.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { get, testApp } from '../helpers'
+import { loadConfig } from '../../src/core/config'
 import { buildFixtureData } from './helpers'
 
 const dataDir = await buildFixtureData()
@@ -273,4 +274,23 @@ describe('CNPJ path validation happens before any lookup', () => {
       expect(r.body.erro.codigo).toBe('cnpj_invalido')
     })
   }
+})
+
+describe('lookup cache', () => {
+  const paths = ['/v1/cnpj/empresa/33683111000280', '/v1/cnpj/empresa/33683111000280/completo', '/v1/cnpj/empresa/33683111000280/socios', '/v1/cnpj/situacao/33683111000280']
+  test('a repeated request answers the same as the first, and the same as with the cache off', async () => {
+    const { app: uncached } = await testApp({ dataDir, cache: '0' })
+    for (const path of paths) {
+      const first = await get(app, path)
+      const again = await get(app, path)
+      const off = await get(uncached, path)
+      expect(first.status).toBe(200)
+      expect(again.text).toBe(first.text)
+      expect(off.text).toBe(first.text)
+    }
+  })
+
+  test('a bad --cache value stops the start with one line', () => {
+    expect(() => loadConfig({ free: true, cache: '-1' }, {})).toThrow(/cache/)
+  })
 })

@@ -30,6 +30,21 @@ function telefone(ddd: unknown, numero: unknown): string | null {
   return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
 }
 
+/**
+ * A point query through the build's cache. Lookups are the paid hot path and DuckDB spends
+ * ~1 ms of CPU on each; a repeated CNPJ is answered from memory. Roots with many establishments
+ * are not kept, so one entry stays small (the cache holds config.cache entries).
+ */
+async function lookup(files: CnpjFiles, sql: string, params: string[]): Promise<Row[]> {
+  const key = `${sql}\u0000${params.join('\u0000')}`
+  const hit = files.cache.get(key)
+  if (hit) return hit
+  const rows = await files.duck.query(sql, params)
+  if (rows.length <= MAX_CACHED_ROWS) files.cache.set(key, rows)
+  return rows
+}
+const MAX_CACHED_ROWS = 50
+
 type Ficha = Record<FichaField, string | null>
 
 /** A `ficha` JSON array (FICHA order) as named fields. */
@@ -40,7 +55,7 @@ function decodeFicha(json: unknown): Ficha {
 
 async function ficha(files: CnpjFiles, cnpj: string): Promise<Ficha | undefined> {
   const root = cnpj.slice(0, 8)
-  const row = (await files.duck.query(SQL.ficha(root), [root, cnpj]))[0]
+  const row = (await lookup(files, SQL.ficha(root), [root, cnpj]))[0]
   return row ? decodeFicha(row.ficha) : undefined
 }
 
@@ -118,7 +133,7 @@ function socio(files: CnpjFiles, r: Row): Out<typeof Socio> {
 
 export async function socios(files: CnpjFiles, cnpj: string): Promise<Out<typeof Socio>[]> {
   const root = cnpj.slice(0, 8)
-  return (await files.duck.query(SQL.socios(root), [root])).map((r) => socio(files, r))
+  return (await lookup(files, SQL.socios(root), [root])).map((r) => socio(files, r))
 }
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
@@ -131,7 +146,7 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
   // One read of the root's cards serves both the card and the other establishments.
   const root = cnpj.slice(0, 8)
-  const [rows, list] = await Promise.all([files.duck.query(SQL.fichasDaRaiz(root), [root]), socios(files, cnpj)])
+  const [rows, list] = await Promise.all([lookup(files, SQL.fichasDaRaiz(root), [root]), socios(files, cnpj)])
   const fichas = rows.map((r) => decodeFicha(r.ficha))
   const main = fichas.find((f) => f.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
@@ -239,7 +254,7 @@ export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery
   const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
   // One indexed point query per root (an IN list would scan the companies table).
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
-  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await files.duck.query(SQL.razaoSocial(root), [root]))[0]?.razao_social)] as const)))
+  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await lookup(files, SQL.razaoSocial(root), [root]))[0]?.razao_social)] as const)))
   return {
     total: capTotal(count.n),
     pagina: q.pagina,

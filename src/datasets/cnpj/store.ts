@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { DatasetHealth, DatasetStore } from '../../core/dataset'
 import type { Logger } from '../../core/log'
-import { openDuckDb, type DuckDbReader } from '../../core/stores/duckdb'
+import type { Config } from '../../core/config'
+import { Lru } from '../../core/lru'
+import { openDuckDb, type DuckDbReader, type Row } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
 import { SQL } from './queries'
@@ -14,6 +16,8 @@ export type Lookup = Map<string, string | null>
 
 export interface CnpjFiles {
   duck: DuckDbReader
+  /** Recent lookup results of this build (it goes with the build, so a new month starts empty). */
+  cache: Lru<string, Row[]>
   search: Database
   referencia: string
   lookups: { cnaes: Lookup; motivos: Lookup; municipios: Lookup; naturezas: Lookup; paises: Lookup; qualificacoes: Lookup }
@@ -25,7 +29,7 @@ export interface CnpjStore extends DatasetStore {
   reload(): Promise<boolean>
 }
 
-async function openFiles(dir: string): Promise<CnpjFiles> {
+async function openFiles(dir: string, cacheSize: number): Promise<CnpjFiles> {
   const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
   const duck = await openDuckDb(join(dir, DUCKDB_FILE))
   try {
@@ -34,6 +38,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
     const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
     return {
       duck,
+      cache: new Lru(cacheSize),
       search,
       referencia: manifest.referencia,
       lookups: {
@@ -47,14 +52,14 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
   }
 }
 
-export async function openCnpjStore(dataDir: string, log: Logger): Promise<CnpjStore> {
-  const root = resolve(dataDir, DATASET_DIR)
+export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjStore> {
+  const root = resolve(config.dataDir, DATASET_DIR)
   const link = join(root, CURRENT_LINK)
   if (!existsSync(link)) throw new Error(`${link} não existe; rode 'dadosbr ingest cnpj'`)
   const follower: Follower<CnpjFiles> = await followLink(
     link,
     async (target) => {
-      const files = await openFiles(resolve(root, target))
+      const files = await openFiles(resolve(root, target), config.cache)
       log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
       return files
     },

@@ -36,6 +36,7 @@ export function companySearchSql(withMatch: boolean, extra: string[]) {
     return {
       page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${from} ORDER BY d.id LIMIT $limit`,
       count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
+      ids: `SELECT d.id ${from} LIMIT 10001`,
     }
   }
   // Order by the FTS rowid (its natural order; ordering by the joined id makes SQLite sort every
@@ -43,11 +44,18 @@ export function companySearchSql(withMatch: boolean, extra: string[]) {
   const match = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
   return {
     page: `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae ${match} ORDER BY f.rowid LIMIT $limit`,
+    ids: extra.length
+      ? `SELECT d.id ${match} LIMIT 10001`
+      : `SELECT rowid AS id FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi LIMIT 10001`,
     count: extra.length
       ? `SELECT count(*) AS n FROM (SELECT 1 ${match} LIMIT 10001)`
       : `SELECT count(*) AS n FROM (SELECT 1 FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi LIMIT 10001)`,
   }
 }
+
+/** Result rows of a list of ids (at most one page). */
+export const docsById = (n: number) =>
+  `SELECT d.id, d.cnpj, d.razao_social, d.nome_fantasia, d.municipio, d.cnae FROM empresa_doc d WHERE d.id IN (${Array(n).fill('?').join(', ')})`
 
 export const SOCIO_SEARCH = {
   page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid

@@ -17,12 +17,20 @@ export const SEARCH_SCHEMA = `
   CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
 `
 
-async function* chunks(conn: DuckDBConnection, sql: string) {
-  const result = await conn.stream(sql)
+/**
+ * Streams `columns` of the query's rows, sorted, as arrays. DuckDB packs each row into one JSON
+ * array: converting one string per row is ~2x cheaper than ten values (measured at 1.1 M rows:
+ * getRows 7.7 s of a 10.7 s name index; the FTS5 inserts themselves take 1.6 s).
+ */
+async function* chunks(conn: DuckDBConnection, query: string, columns: string[], orderBy: string) {
+  const result = await conn.stream(`SELECT json_array(${columns.join(', ')})::VARCHAR AS linha FROM (${query}) ORDER BY ${orderBy}`)
   for (;;) {
     const chunk = await result.fetchChunk()
     if (!chunk || chunk.rowCount === 0) return
-    yield chunk.getRows()
+    const vector = chunk.getColumnVector(0)
+    const rows: unknown[][] = new Array(chunk.rowCount)
+    for (let i = 0; i < chunk.rowCount; i++) rows[i] = JSON.parse(vector.getItem(i) as string)
+    yield rows
   }
 }
 
@@ -44,13 +52,13 @@ export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'est
            least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)::INTEGER AS tamanho, e.matriz_filial = 2 AS filial,
            e.cnpj, m.razao_social, e.nome_fantasia, e.municipio, e.cnae_principal, m.porte,
            CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
-    FROM ${from.estabelecimentos} e LEFT JOIN ${from.empresas} m USING (cnpj_basico)
-    ORDER BY particao, tamanho, filial, e.cnpj`
+    FROM ${from.estabelecimentos} e LEFT JOIN ${from.empresas} m USING (cnpj_basico)`
   let group = ''
   let seq = 0
   let done = 0
   db.exec('BEGIN')
-  for await (const rows of chunks(conn, sql)) {
+  const columns = ['particao', 'tamanho', 'filial', 'cnpj', 'razao_social', 'nome_fantasia', 'municipio', 'cnae_principal', 'porte', 'abertura']
+  for await (const rows of chunks(conn, sql, columns, 'particao, tamanho, filial, cnpj')) {
     for (const [p, tamanho, filial, cnpj, razao, fantasia, municipio, cnae, porte, abertura] of rows) {
       const key = `${p}:${tamanho}:${filial}`
       if (key !== group) { group = key; seq = 0 }
@@ -75,7 +83,8 @@ export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'est
   const insertSocioDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
   let id = 0
   db.exec('BEGIN')
-  for await (const rows of chunks(conn, `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') FROM ${from.socios} WHERE nome IS NOT NULL ORDER BY length(nome), nome, cnpj_basico`)) {
+  const socios = `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') AS entrada FROM ${from.socios} WHERE nome IS NOT NULL`
+  for await (const rows of chunks(conn, socios, ['cnpj_basico', 'nome', 'qualificacao', 'entrada'], 'length(nome), nome, cnpj_basico')) {
     for (const [basico, nome, qualificacao, entrada] of rows) {
       insertSocioFts.run(id, nome as string)
       insertSocioDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)

@@ -166,8 +166,16 @@ function establishmentsView(): string {
     const value = `json_extract_string(ficha, '$[${FICHA.indexOf(name as FichaField)}]')`
     return `${type === 'VARCHAR' ? value : `CAST(${value} AS ${type})`} AS ${name}`
   })
-  const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable('estabelecimentos', p)}`)
-  return `CREATE VIEW estabelecimentos AS SELECT ${columns.join(', ')} FROM (${parts.join(' UNION ALL ')})`
+  return `CREATE VIEW estabelecimentos AS SELECT ${columns.join(', ')} FROM (${unionOfPartitions('estabelecimentos')})`
+}
+
+const unionOfPartitions = (kind: (typeof PARTITIONED_TABLES)[number]) =>
+  Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable(kind, p)}`).join(' UNION ALL ')
+
+/** Waits for every task; fails with the first failure only after all have stopped. */
+async function allSettledOrThrow(tasks: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((o) => o.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
 }
 
 /** One partition's Parquet files, or null when the partition got no rows. */
@@ -201,10 +209,8 @@ async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: 
   bar.done()
   // Views resolve names in their own file, so they are created from inside it.
   await conn.run('USE servida')
-  for (const kind of PARTITIONED_TABLES) {
-    const parts = Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable(kind, p)}`)
-    await conn.run(kind === 'estabelecimentos' ? establishmentsView() : `CREATE VIEW ${kind} AS ${parts.join(' UNION ALL ')}`)
-  }
+  for (const kind of PARTITIONED_TABLES)
+    await conn.run(kind === 'estabelecimentos' ? establishmentsView() : `CREATE VIEW ${kind} AS ${unionOfPartitions(kind)}`)
   await conn.run('USE carga') // the staging file's catalog
 }
 
@@ -270,9 +276,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     }
     const second = await instance.connect()
     try {
-      const outcomes = await Promise.allSettled(LOAD_IN_PARALLEL ? [worker(conn), worker(second)] : [worker(conn)])
-      const failed = outcomes.find((o) => o.status === 'rejected')
-      if (failed) throw (failed as PromiseRejectedResult).reason
+      await allSettledOrThrow(LOAD_IN_PARALLEL ? [worker(conn), worker(second)] : [worker(conn)])
     } finally {
       second.closeSync()
     }
@@ -298,9 +302,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       const index = (LOAD_IN_PARALLEL ? Promise.resolve() : tables).then(() =>
         buildSearchIndex(indexConn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet }),
       )
-      const outcomes = await Promise.allSettled([tables, index])
-      const failed = outcomes.find((o) => o.status === 'rejected')
-      if (failed) throw (failed as PromiseRejectedResult).reason
+      await allSettledOrThrow([tables, index])
     } finally {
       indexConn.closeSync()
     }

@@ -1,6 +1,6 @@
 // Proves the single executable: copied alone into an empty directory, with no node_modules and a
 // bare environment, it ingests the real-format fixtures, serves them, and answers.
-import { cpSync, mkdtempSync, readdirSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -46,5 +46,6 @@ try {
   server.kill()
   await server.exited
 }
+rmSync(dir, { recursive: true, force: true })
 console.log(`binary: ${passed} passed, ${failed} failed`)
 process.exit(failed ? 1 : 0)

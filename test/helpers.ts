@@ -2,6 +2,8 @@ import { createApp, type App, type AppOptions } from '../src/app'
 import { loadConfig, type SettingName } from '../src/core/config'
 import { createLogger } from '../src/core/log'
 
+export { tempDir } from './temp'
+
 /** An app in --free mode over a data directory, with response checking on and logs captured. */
 export async function testApp(settings: Partial<Record<SettingName, string | boolean>> = {}, options: AppOptions = {}) {
   const logs: string[] = []

@@ -1,8 +1,7 @@
 // Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
 // must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
 import { describe, expect, test } from 'bun:test'
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
@@ -11,11 +10,11 @@ import { PARTITIONS, partitionOfRoot, partitionTable } from '../../src/datasets/
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
-import { get, testApp } from '../helpers'
+import { get, tempDir, testApp } from '../helpers'
 import { buildFixtureData, FIXTURES } from './helpers'
 
 const quiet = { quiet: true, log: () => {} }
-const tmp = (p: string) => mkdtempSync(join(tmpdir(), p))
+const tmp = tempDir
 
 function copyFixtures(): string {
   const dir = tmp('dadosbr-src-')
@@ -88,7 +87,7 @@ describe('build from a directory', () => {
 })
 
 describe('failures keep the data in use', () => {
-  const data = mkdtempSync(join(tmpdir(), 'dadosbr-keep-'))
+  const data = tmp('dadosbr-keep-')
   let before = ''
   test('first build', async () => {
     await buildCnpj({ sourceDir: FIXTURES, month: '2026-06', dataDir: data, allowPartial: true, ...quiet })

@@ -3,20 +3,18 @@
 // merged). The expected page is computed independently: every matching rowid, sorted by rank.
 import { Database } from 'bun:sqlite'
 import { beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { synthCnpj } from '../../ingest/cnpj/synth'
 import { RANK_BITS, rowidRange } from '../../src/datasets/cnpj/layout'
-import { get, testApp } from '../helpers'
+import { get, tempDir, testApp } from '../helpers'
 
 let app: Awaited<ReturnType<typeof testApp>>['app']
 let index: Database
 
 beforeAll(async () => {
-  const src = mkdtempSync(join(tmpdir(), 'dadosbr-synth-'))
-  const data = mkdtempSync(join(tmpdir(), 'dadosbr-order-'))
+  const src = tempDir('dadosbr-synth-')
+  const data = tempDir('dadosbr-order-')
   await synthCnpj({ outDir: src, companies: 60_000, seed: 3, quiet: true })
   await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: data, quiet: true, log: () => {} })
   app = (await testApp({ dataDir: data })).app

@@ -162,7 +162,8 @@ const FICHA_SQL: Record<FichaField, string> = {
 function establishmentsView(): string {
   const columns = TABLES.estabelecimentos.split(', ').map((c) => {
     const [name, type] = c.split(' ') as [string, string]
-    if (name === 'cnpj' || name === 'cnpj_basico') return name
+    if (name === 'cnpj') return name
+    if (name === 'cnpj_basico') return 'substr(cnpj, 1, 8) AS cnpj_basico'
     const value = `json_extract_string(ficha, '$[${FICHA.indexOf(name as FichaField)}]')`
     return `${type === 'VARCHAR' ? value : `CAST(${value} AS ${type})`} AS ${name}`
   })
@@ -199,10 +200,10 @@ async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: 
     const one = (kind: 'empresas' | 'simples') => `(SELECT DISTINCT ON (cnpj_basico) * FROM servida.${partitionTable(kind, p)})`
     await conn.run(
       files
-        ? `CREATE TABLE ${table} AS SELECT e.cnpj_basico, e.cnpj, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
+        ? `CREATE TABLE ${table} AS SELECT e.cnpj, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
            FROM ${files} e LEFT JOIN ${one('empresas')} m USING (cnpj_basico) LEFT JOIN ${one('simples')} si USING (cnpj_basico)
-           ORDER BY e.cnpj_basico, e.cnpj`
-        : `CREATE TABLE ${table} (cnpj_basico VARCHAR, cnpj VARCHAR, ficha VARCHAR)`,
+           ORDER BY e.cnpj`
+        : `CREATE TABLE ${table} (cnpj VARCHAR, ficha VARCHAR)`,
     )
     bar.add(1)
   }

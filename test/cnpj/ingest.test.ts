@@ -43,7 +43,11 @@ describe('build from a directory', () => {
     try {
       // SERPRO's root 33683111 ends in 11: partition 11.
       expect(partitionOfRoot('33683111')).toBe(11)
-      expect(await one(`SELECT cnpj FROM ${partitionTable('estabelecimentos', 11)} WHERE cnpj_basico = '33683111'`)).toEqual([{ cnpj: '33683111000280' }])
+      // An establishment partition is (cnpj, ficha), sorted by CNPJ; the view derives the root.
+      const partition = partitionTable('estabelecimentos', 11)
+      expect(await one(`SELECT column_name FROM information_schema.columns WHERE table_name = '${partition}' ORDER BY ordinal_position`)).toEqual([{ column_name: 'cnpj' }, { column_name: 'ficha' }])
+      expect(await one(`SELECT cnpj FROM ${partition} WHERE cnpj >= '33683111' AND cnpj < '33683111~'`)).toEqual([{ cnpj: '33683111000280' }])
+      expect(await one(`SELECT cnpj_basico FROM estabelecimentos WHERE cnpj = '33683111000280'`)).toEqual([{ cnpj_basico: '33683111' }])
       expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 8 }])
       const [serpro] = await one(`SELECT matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
       expect(serpro).toEqual({ matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })

@@ -90,7 +90,7 @@ export const partitionTable = (table: (typeof PARTITIONED_TABLES)[number], parti
  * An establishment's whole card (its own columns, its company's and its Simples option) as one
  * JSON array in the `ficha` column, in this order: a card is one column read instead of ~30
  * (DuckDB's cost per column read is ~0.06 ms) and one query instead of three. The partition
- * tables hold only (cnpj_basico, cnpj, ficha); the `estabelecimentos` view types the fields back
+ * tables hold only (cnpj, ficha), sorted by CNPJ; the `estabelecimentos` view types the fields back
  * into columns, so the file does not store each establishment twice.
  */
 export const FICHA = [

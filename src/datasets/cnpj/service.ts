@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, FICHA, FILTER_TOKEN_SHAPE, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { companySearchSql, docsById, SOCIO_SEARCH, SQL } from './queries'
+import { companySearchSql, docsById, rootRange, SOCIO_SEARCH, SQL } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -55,7 +55,7 @@ function decodeFicha(json: unknown): Ficha {
 
 async function ficha(files: CnpjFiles, cnpj: string): Promise<Ficha | undefined> {
   const root = cnpj.slice(0, 8)
-  const row = (await lookup(files, SQL.ficha(root), [root, cnpj]))[0]
+  const row = (await lookup(files, SQL.ficha(root), [cnpj]))[0]
   return row ? decodeFicha(row.ficha) : undefined
 }
 
@@ -146,7 +146,7 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
   // One read of the root's cards serves both the card and the other establishments.
   const root = cnpj.slice(0, 8)
-  const [rows, list] = await Promise.all([lookup(files, SQL.fichasDaRaiz(root), [root]), socios(files, cnpj)])
+  const [rows, list] = await Promise.all([lookup(files, SQL.fichasDaRaiz(root), rootRange(root)), socios(files, cnpj)])
   const fichas = rows.map((r) => decodeFicha(r.ficha))
   const main = fichas.find((f) => f.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)

@@ -26,6 +26,7 @@ export const SETTINGS = {
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
   cache: { env: 'DADOSBR_CACHE', flag: '--cache', help: 'respostas de consulta por CNPJ guardadas em memória (padrão 50000; 0 desliga)' },
+  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê cnpj.duckdb em segundo plano para o cache de páginas do sistema, se couber em 80 % da memória disponível (padrão 1; 0 desliga)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
 } as const
 export type SettingName = keyof typeof SETTINGS
@@ -54,6 +55,7 @@ const schema = z
     rpcUrl: z.url().optional(),
     facilitatorPrivateKey: privateKey.optional(),
     cache: z.coerce.number().int().min(0).max(10_000_000).default(50_000),
+    prewarm: z.union([z.boolean(), bool]).default(true),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {

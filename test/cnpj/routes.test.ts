@@ -294,3 +294,17 @@ describe('lookup cache', () => {
     expect(() => loadConfig({ free: true, cache: '-1' }, {})).toThrow(/cache/)
   })
 })
+
+describe('prewarm of the DuckDB file', () => {
+  test('opening a month reads cnpj.duckdb into the page cache in the background and logs it', async () => {
+    const { logs } = await testApp({ dataDir })
+    for (let i = 0; i < 100 && !logs.some((l) => l.includes('cache de páginas')); i++) await Bun.sleep(20)
+    expect(logs.find((l) => l.includes('cache de páginas'))).toMatch(/ INFO cnpj\.duckdb lido para o cache de páginas do sistema referencia=2026-08 gb=\d/)
+  })
+
+  test('--prewarm 0: no read', async () => {
+    const { logs } = await testApp({ dataDir, prewarm: '0' })
+    await Bun.sleep(200)
+    expect(logs.filter((l) => l.includes('cnpj.duckdb'))).toEqual([])
+  })
+})

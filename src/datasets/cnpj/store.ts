@@ -9,6 +9,7 @@ import type { Config } from '../../core/config'
 import { Lru } from '../../core/lru'
 import { openDuckDb, type DuckDbReader, type Row } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
+import { prewarm, type Prewarm } from '../../core/stores/prewarm'
 import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
 import { SQL } from './queries'
 
@@ -19,6 +20,8 @@ export interface CnpjFiles {
   /** Recent lookup results of this build (it goes with the build, so a new month starts empty). */
   cache: Lru<string, Row[]>
   search: Database
+  /** The background read of the DuckDB file into the OS page cache (--prewarm), stopped on close. */
+  prewarm?: Prewarm
   referencia: string
   lookups: { cnaes: Lookup; motivos: Lookup; municipios: Lookup; naturezas: Lookup; paises: Lookup; qualificacoes: Lookup }
 }
@@ -52,6 +55,19 @@ async function openFiles(dir: string, cacheSize: number): Promise<CnpjFiles> {
   }
 }
 
+function startPrewarm(path: string, referencia: string, log: Logger): Prewarm {
+  const warm = prewarm(path)
+  const gb = (bytes: number) => Math.round(bytes / 1e8) / 10
+  warm.done.then(
+    (r) => {
+      if (r.status === 'lido') log.info('cnpj.duckdb lido para o cache de páginas do sistema', { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
+      else if (r.status === 'pulado') log.info('cnpj.duckdb maior que a memória disponível: sem pré-leitura (--prewarm)', { referencia })
+    },
+    (err) => log.warn('pré-leitura de cnpj.duckdb falhou', { referencia, erro: err instanceof Error ? err.message : String(err) }),
+  )
+  return warm
+}
+
 export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjStore> {
   const root = resolve(config.dataDir, DATASET_DIR)
   const link = join(root, CURRENT_LINK)
@@ -59,11 +75,14 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
   const follower: Follower<CnpjFiles> = await followLink(
     link,
     async (target) => {
-      const files = await openFiles(resolve(root, target), config.cache)
+      const dir = resolve(root, target)
+      const files = await openFiles(dir, config.cache)
       log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
+      if (config.prewarm) files.prewarm = startPrewarm(join(dir, DUCKDB_FILE), files.referencia, log)
       return files
     },
     (files) => {
+      files.prewarm?.stop()
       files.duck.close()
       files.search.close()
     },

@@ -1,0 +1,59 @@
+// Reads a served file once, front to back, so the OS keeps its pages in memory. A registry lookup
+// whose blocks come from disk costs about twice one served from the OS page cache (measured at
+// 11 M establishments, page cache dropped: /empresa p50 3.63 ms, p99 9.95 ms; file cached: 2.00 /
+// 4.17 ms), and at national scale nothing else brings a fresh month's 16 GB file in. The pages
+// stay the OS's: the server's own memory does not grow, and they are reclaimed if needed.
+import { open, stat } from 'node:fs/promises'
+import { freemem } from 'node:os'
+
+export interface PrewarmResult {
+  /** `lido`: read whole; `pulado`: bigger than the budget; `parado`: stopped (month swapped). */
+  status: 'lido' | 'pulado' | 'parado'
+  bytes: number
+  seconds: number
+}
+
+export interface Prewarm {
+  done: Promise<PrewarmResult>
+  stop(): void
+}
+
+/** Memory the OS could hand out now without swapping (Linux MemAvailable; elsewhere, free memory). */
+export async function availableMemory(): Promise<number> {
+  try {
+    const meminfo = await Bun.file('/proc/meminfo').text()
+    const kb = /MemAvailable:\s+(\d+)/.exec(meminfo)?.[1]
+    if (kb) return Number(kb) * 1024
+  } catch {}
+  return freemem()
+}
+
+/** Only a file that fits in this share of the available memory is read: a bigger one would evict itself. */
+export const PREWARM_SHARE = 0.8
+const CHUNK = 4 * 1024 * 1024
+
+export function prewarm(path: string, options: { budgetBytes?: number } = {}): Prewarm {
+  let stopped = false
+  const started = performance.now()
+  const result = (status: PrewarmResult['status'], bytes: number): PrewarmResult => ({ status, bytes, seconds: (performance.now() - started) / 1000 })
+  const done = (async () => {
+    const size = (await stat(path)).size
+    const budget = options.budgetBytes ?? PREWARM_SHARE * (await availableMemory())
+    if (size > budget) return result('pulado', 0)
+    const file = await open(path, 'r')
+    try {
+      const buffer = Buffer.allocUnsafe(CHUNK)
+      let position = 0
+      while (!stopped) {
+        // One chunk at a time on the native pool: lookups' queries interleave with the reads.
+        const { bytesRead } = await file.read(buffer, 0, CHUNK, position)
+        if (bytesRead === 0) return result('lido', position)
+        position += bytesRead
+      }
+      return result('parado', position)
+    } finally {
+      await file.close()
+    }
+  })()
+  return { done, stop: () => void (stopped = true) }
+}

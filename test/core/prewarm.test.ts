@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/core/config'
+import { availableMemory, prewarm } from '../../src/core/stores/prewarm'
+import { tempDir } from '../helpers'
+
+const SIZE = 9 * 1024 * 1024 + 123 // more than two 4 MiB chunks, not a multiple of one
+
+function file(): string {
+  const path = join(tempDir('dadosbr-warm-'), 'cnpj.duckdb')
+  writeFileSync(path, Buffer.alloc(SIZE, 7))
+  return path
+}
+
+describe('prewarm', () => {
+  test('reads a file that fits the budget to its last byte', async () => {
+    expect(await prewarm(file(), { budgetBytes: SIZE }).done).toMatchObject({ status: 'lido', bytes: SIZE })
+  })
+
+  test('skips a file bigger than the budget without reading it', async () => {
+    expect(await prewarm(file(), { budgetBytes: SIZE - 1 }).done).toMatchObject({ status: 'pulado', bytes: 0 })
+  })
+
+  test('stops when asked (a new month replaced the file)', async () => {
+    const warm = prewarm(file(), { budgetBytes: SIZE })
+    warm.stop()
+    const r = await warm.done
+    expect(r.status).toBe('parado')
+    expect(r.bytes).toBeLessThan(SIZE)
+  })
+
+  test('a missing file fails its promise, not the process', async () => {
+    expect(prewarm('/nonexistent/cnpj.duckdb').done).rejects.toThrow()
+  })
+
+  test('available memory is a positive number of bytes', async () => {
+    expect(await availableMemory()).toBeGreaterThan(1024 * 1024)
+  })
+
+  test('on by default; DADOSBR_PREWARM=0 or --prewarm 0 turns it off; a bad value names the setting', () => {
+    expect(loadConfig({ free: true }, {}).prewarm).toBe(true)
+    expect(loadConfig({ free: true }, { DADOSBR_PREWARM: '0' }).prewarm).toBe(false)
+    expect(loadConfig({ free: true, prewarm: '0' }, { DADOSBR_PREWARM: '1' }).prewarm).toBe(false)
+    expect(() => loadConfig({ free: true }, { DADOSBR_PREWARM: 'talvez' })).toThrow(/--prewarm \/ DADOSBR_PREWARM/)
+  })
+})

@@ -14,7 +14,7 @@ const INGEST_SPECS: FlagSpec[] = [
   { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
   { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
   { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
-  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 6GB)' },
+  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 5GB; o processo inteiro fica ~2 GB acima)' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 

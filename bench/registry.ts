@@ -1,14 +1,16 @@
 // Registry benchmark on synthetic dumps in the real format: ingest time, peak memory and file
 // sizes; lookup latency and throughput (beside a bare Bun Response); search latency; server RSS.
-// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR]`. Figures go to stdout.
+// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse]`. Figures go to stdout.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const sizes = opt('--companies', '1000000').split(',').map(Number)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
+/** Serve an earlier build of the same size again instead of ingesting (to iterate on the server). */
+const reuse = args.includes('--reuse')
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]! }
@@ -41,12 +43,54 @@ async function load(urls: string[], seconds = 10, concurrency = 32) {
   const file = join(work, `urls-${Math.random().toString(36).slice(2)}.txt`)
   writeFileSync(file, urls.join('\n'))
   const proc = Bun.spawn([bun, resolve(import.meta.dir, 'load.ts'), file, String(seconds), String(concurrency)], { stdout: 'pipe' })
-  return JSON.parse(await new Response(proc.stdout).text()) as { rps: number; p50: number; p99: number; errors: number }
+  const result = JSON.parse(await new Response(proc.stdout).text()) as { rps: number; p50: number; p99: number; errors: number }
+  rmSync(file)
+  return result
 }
 
 const rssOf = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)![1]) * 1024 }
+}
+
+/** Empties the OS page cache (root only), so the next reads of the served files come from disk. */
+function dropPageCache(): boolean {
+  return Bun.spawnSync(['sh', '-c', 'sync && echo 3 > /proc/sys/vm/drop_caches'], { stderr: 'ignore' }).exitCode === 0
+}
+
+/** Starts `dadosbr serve` and waits for its first answer; `prewarmed` resolves with the prewarm's log line. */
+async function startServer(data: string, flags: string[]) {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const base = `http://127.0.0.1:${port}`
+  const started = performance.now()
+  const proc = Bun.spawn([bun, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'info', ...flags], { stderr: 'pipe' })
+  // The prewarm's line resolves `prewarmed`; warnings and errors pass through; the rest is drained.
+  const prewarmed = new Promise<string>((done) => {
+    const t = performance.now()
+    void (async () => {
+      let pending = ''
+      for await (const chunk of proc.stderr) {
+        const lines = (pending + new TextDecoder().decode(chunk)).split('\n')
+        pending = lines.pop()!
+        for (const line of lines) {
+          if (/ (WARN|ERROR) /.test(line)) process.stderr.write(line + '\n')
+          if (line.includes('cnpj.duckdb') && !line.includes('carregado'))
+            done(`${fmt((performance.now() - t) / 1000)} s após o início (${line.replace(/^\S+ \w+ /, '')})`)
+        }
+      }
+      done('sem registro')
+    })()
+  })
+  for (;;) {
+    const ok = await fetch(`${base}/v1/health`).then((r) => r.ok).catch(() => false)
+    if (ok) break
+    await Bun.sleep(20)
+  }
+  const startSeconds = (performance.now() - started) / 1000
+  return {
+    base, pid: proc.pid, startSeconds, prewarmed,
+    async stop() { proc.kill(); await proc.exited },
+  }
 }
 
 for (const companies of sizes) {
@@ -57,11 +101,13 @@ for (const companies of sizes) {
     const s = await run([bun, CLI, 'synth', 'cnpj', '--out', src, '--companies', String(companies), '--quiet'])
     console.log(`synth: ${fmt(s.seconds)} s`)
   }
-  const ingest = await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
   const dir = join(data, 'cnpj', 'current')
+  const reused = reuse && existsSync(join(dir, 'manifest.json'))
+  const ingest = reused ? undefined : await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
-  console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico RSS ${mb(ingest.maxRssBytes)}`)
+  if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico RSS ${mb(ingest.maxRssBytes)}`)
+  else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
   console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}`)
 
   // Samples, read before the server opens the file.
@@ -69,25 +115,31 @@ for (const companies of sizes) {
   const c = await db.connect()
   // Distinct CNPJs: 200 to warm up, 2000 for latency, 2000 for /completo, the rest for the cold
   // load (more than the load sends, so no request hits the server's cache).
-  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 40000')).getRows().map((r) => String(r[0]))
-  const [warm, cnpjs, completos, cold] = [sample.slice(0, 200), sample.slice(200, 2200), sample.slice(2200, 4200), sample.slice(4200)]
+  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 42000')).getRows().map((r) => String(r[0]))
+  const [warm, cnpjs, completos, disk, cold] = [sample.slice(0, 200), sample.slice(200, 2200), sample.slice(2200, 4200), sample.slice(4200, 6200), sample.slice(6200)]
   const rare = (await c.runAndReadAll("SELECT m.razao_social FROM estabelecimentos e JOIN empresas m USING (cnpj_basico) WHERE e.situacao = '02' USING SAMPLE 50")).getRows().map((r) => String(r[0]))
   const partners = (await c.runAndReadAll('SELECT nome FROM socios USING SAMPLE 50')).getRows().map((r) => String(r[0]))
   const cnae = String((await c.runAndReadAll("SELECT cnae_principal FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")).getRows()[0]![0])
   c.closeSync()
   db.closeSync()
 
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const base = `http://127.0.0.1:${port}`
-  const started = performance.now()
-  const server = Bun.spawn([bun, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn'], { stderr: 'inherit' })
-  try {
-    for (;;) {
-      const ok = await fetch(`${base}/v1/health`).then((r) => r.ok).catch(() => false)
-      if (ok) break
-      await Bun.sleep(20)
+  // Lookups from disk: OS page cache dropped (needs root) and no prewarm, as on a server whose
+  // file is bigger than its RAM. Then the server as shipped, once its prewarm has finished.
+  if (dropPageCache()) {
+    const server = await startServer(data, ['--prewarm', '0'])
+    try {
+      const fromDisk = await timed(disk.map((x) => `${server.base}/v1/cnpj/empresa/${x}`))
+      console.log(`/empresa com o cache de páginas do SO esvaziado, sem pré-leitura (1 cliente, ${fromDisk.n} pedidos): p50 ${fmt(fromDisk.p50)} ms, p99 ${fmt(fromDisk.p99)} ms`)
+    } finally {
+      await server.stop()
     }
-    console.log(`start to first answer: ${fmt((performance.now() - started) / 1000)} s`)
+  }
+  const server = await startServer(data, [])
+  const base = server.base
+  try {
+    console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
+    const warmed = await server.prewarmed
+    console.log(`pré-leitura de cnpj.duckdb: ${warmed}`)
     const enc = encodeURIComponent
     await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
     const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
@@ -115,9 +167,10 @@ for (const companies of sizes) {
     const loadedHot = await load(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
     const rss = rssOf(server.pid)
     // The same load against a bare Bun server answering a fixed JSON, measured in the same run.
-    const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${port + 1}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
+    const barePort = 41000 + Math.floor(Math.random() * 10000)
+    const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${barePort}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
     await Bun.sleep(300)
-    const bareLoad = await load([`http://127.0.0.1:${port + 1}/`])
+    const bareLoad = await load([`http://127.0.0.1:${barePort}/`])
     bare.kill()
     const ratio = (rps: number) => `${((100 * rps) / bareLoad.rps).toFixed(1)} % do Bun puro`
     console.log(`vazão /empresa, CNPJs nunca pedidos (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors} → ${ratio(loaded.rps)}`)
@@ -125,7 +178,6 @@ for (const companies of sizes) {
     console.log(`vazão Bun puro (mesma carga): ${bareLoad.rps} req/s`)
     console.log(`RSS do servidor após a carga: ${mb(rss.rss)} (pico ${mb(rss.hwm)})`)
   } finally {
-    server.kill()
-    await server.exited
+    await server.stop()
   }
 }

@@ -1,7 +1,8 @@
 // Reads a served file once, front to back, so the OS keeps its pages in memory. A registry lookup
 // whose blocks come from disk costs about twice one served from the OS page cache (measured at
 // 11 M establishments, page cache dropped: /empresa p50 3.63 ms, p99 9.95 ms; file cached: 2.00 /
-// 4.17 ms), and at national scale nothing else brings a fresh month's 16 GB file in. The pages
+// 4.17 ms; national scale, 65 M: 4.48 ms from disk, 2.53 ms after a 23 s prewarm of 15.7 GB), and
+// nothing else brings a fresh month's file in before the requests that need it. The pages
 // stay the OS's: the server's own memory does not grow, and they are reclaimed if needed.
 import { open, stat } from 'node:fs/promises'
 import { freemem } from 'node:os'

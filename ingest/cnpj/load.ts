@@ -5,7 +5,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, partitionSql, partitionTable, SEARCH_FILE, type FichaField } from '../../src/datasets/cnpj/layout'
+import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
+import { cardQueries, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
@@ -86,22 +87,18 @@ async function count(conn: DuckDBConnection, sql: string): Promise<number> {
 }
 
 const sqlPath = (path: string) => `'${path.replace(/'/g, "''")}'`
-const isPartitioned = (kind: string): kind is (typeof PARTITIONED_TABLES)[number] => (PARTITIONED_TABLES as readonly string[]).includes(kind)
 
 /**
- * Loads one zip through a FIFO into its staging table (per-root kinds, tagged with their root
- * partition) or, for lookups, straight into the served file. Returns rows loaded and the
+ * Loads one zip through a FIFO into its table of the served file. Returns rows loaded and the
  * malformed rows seen. (DuckDB 1.5 hangs on a COPY whose source is a FIFO, so the Parquet
- * partitions are written from the staging tables afterwards.)
+ * partitions are written from the loaded tables afterwards.)
  */
 async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: string, onBytes: (n: number) => void): Promise<{ rows: number; rejects: Reject[]; rejectCount: number }> {
   const fifo = join(workDir, `${source.zip}.fifo`)
   makeFifo(fifo)
   const kind = source.kind.kind
   const select = `SELECT ${selectFor(kind)} FROM ${readCsvSql(fifo, source.kind, 'rejeitadas')}`
-  const sql = isPartitioned(kind)
-    ? `INSERT INTO ${kind} SELECT *, ${partitionSql('cnpj_basico')} AS part FROM (${select})`
-    : `INSERT INTO servida.${kind} ${select}`
+  const sql = `INSERT INTO ${kind} ${select}`
   try {
     const pump = pumpToFifo(fifo, readEntry(source.path, source.entry), onBytes)
     let load: Promise<number> | undefined
@@ -126,53 +123,14 @@ async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: stri
 const PARTS_DIR = 'partes'
 /** Two loads at once need a native thread pool of 8 (see rerunWithThreadPool in src/cli.ts). */
 const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
-const STAGING_FILE = 'carga.duckdb'
 const MEMORY_LIMIT = '5GB'
 
-/** One pass over each staging table writes its rows as Parquet files, one folder per partition. */
+/** One pass over each per-root table writes its rows as Parquet files, one folder per root partition. */
 async function splitPartitions(conn: DuckDBConnection, workDir: string): Promise<void> {
   await mkdir(join(workDir, PARTS_DIR))
-  for (const kind of PARTITIONED_TABLES) {
-    await conn.run(`COPY ${kind} TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
-    await conn.run(`DROP TABLE ${kind}`)
-  }
+  for (const kind of PARTITIONED_TABLES)
+    await conn.run(`COPY (SELECT *, ${partitionSql('cnpj_basico')} AS part FROM ${kind}) TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
 }
-
-/**
- * Lookups go by the 8-character root. Rather than ART indexes (held whole in memory: over 1 GB at
- * 11 M establishments, several GB nationally), each partition table is sorted by root and written
- * in small row groups, so DuckDB's min/max zone maps skip all but one group of 4096 rows. Measured
- * at 1.1 M rows, a full card by root: p50 1.9 ms with 4096-row groups, 7.1 ms with the default 122880.
- */
-const ROW_GROUP_SIZE = 4096
-
-/** SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. */
-const FICHA_SQL: Record<FichaField, string> = {
-  cnpj: 'e.cnpj', matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
-  data_situacao: "strftime(e.data_situacao, '%Y-%m-%d')", motivo: 'e.motivo', data_inicio: "strftime(e.data_inicio, '%Y-%m-%d')",
-  cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
-  logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
-  cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
-  telefone2: 'e.telefone2', email: 'e.email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
-  porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
-  pais: 'e.pais', ddd_fax: 'e.ddd_fax', fax: 'e.fax', situacao_especial: 'e.situacao_especial',
-  data_situacao_especial: "strftime(e.data_situacao_especial, '%Y-%m-%d')",
-}
-
-/** The `estabelecimentos` view: every column of the raw table, typed back from the card. */
-function establishmentsView(): string {
-  const columns = TABLES.estabelecimentos.split(', ').map((c) => {
-    const [name, type] = c.split(' ') as [string, string]
-    if (name === 'cnpj') return name
-    if (name === 'cnpj_basico') return 'substr(cnpj, 1, 8) AS cnpj_basico'
-    const value = `json_extract_string(ficha, '$[${FICHA.indexOf(name as FichaField)}]')`
-    return `${type === 'VARCHAR' ? value : `CAST(${value} AS ${type})`} AS ${name}`
-  })
-  return `CREATE VIEW estabelecimentos AS SELECT ${columns.join(', ')} FROM (${unionOfPartitions('estabelecimentos')})`
-}
-
-const unionOfPartitions = (kind: (typeof PARTITIONED_TABLES)[number]) =>
-  Array.from({ length: PARTITIONS }, (_, p) => `SELECT * FROM ${partitionTable(kind, p)}`).join(' UNION ALL ')
 
 /** Waits for every task; fails with the first failure only after all have stopped. */
 async function allSettledOrThrow(tasks: Promise<unknown>[]): Promise<void> {
@@ -180,40 +138,27 @@ async function allSettledOrThrow(tasks: Promise<unknown>[]): Promise<void> {
   if (failed) throw (failed as PromiseRejectedResult).reason
 }
 
-/** One partition's Parquet files, or null when the partition got no rows. */
-function partFiles(workDir: string, kind: string, p: number): string | null {
+/** One partition's Parquet files as a relation (an empty one with the table's columns when the partition got no rows). */
+function partRelation(workDir: string, kind: (typeof PARTITIONED_TABLES)[number], p: number): string {
   const dir = join(workDir, PARTS_DIR, kind, `part=${p}`)
-  return existsSync(dir) ? `read_parquet(${sqlPath(join(dir, '*.parquet'))}, hive_partitioning = false)` : null
+  return existsSync(dir) ? `read_parquet(${sqlPath(join(dir, '*.parquet'))}, hive_partitioning = false)` : `(SELECT * FROM ${kind} LIMIT 0)`
 }
 
-/** Writes each partition's tables into the served file, sorted by root, then the views over them. */
-async function writePartitions(conn: DuckDBConnection, workDir: string, quiet?: boolean): Promise<void> {
-  const bar = progress('ordenação', PARTITIONS, { unit: 'rows', quiet })
+/** Fills the card store, partition by partition; returns the establishment cards written. */
+async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardStore, quiet?: boolean): Promise<number> {
+  let written = 0
+  const bar = progress('fichas', PARTITIONS, { unit: 'rows', quiet })
   for (let p = 0; p < PARTITIONS; p++) {
-    for (const kind of ['empresas', 'simples', 'socios'] as const) {
-      const files = partFiles(workDir, kind, p)
-      const table = `servida.${partitionTable(kind, p)}`
-      await conn.run(files ? `CREATE TABLE ${table} AS SELECT * FROM ${files} ORDER BY cnpj_basico` : `CREATE TABLE ${table} (${TABLES[kind]})`)
+    const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<(typeof PARTITIONED_TABLES)[number], string>
+    const queries = cardQueries(from)
+    for (const table of CARD_TABLES) {
+      const n = await cards.write(conn, table, p, queries[table])
+      if (table === 'estabelecimentos') written += n
     }
-    const files = partFiles(workDir, 'estabelecimentos', p)
-    const table = `servida.${partitionTable('estabelecimentos', p)}`
-    // A root listed twice in Empresas or Simples must not duplicate its establishments.
-    const one = (kind: 'empresas' | 'simples') => `(SELECT DISTINCT ON (cnpj_basico) * FROM servida.${partitionTable(kind, p)})`
-    await conn.run(
-      files
-        ? `CREATE TABLE ${table} AS SELECT e.cnpj, to_json([${FICHA.map((f) => FICHA_SQL[f]).join(', ')}])::VARCHAR AS ficha
-           FROM ${files} e LEFT JOIN ${one('empresas')} m USING (cnpj_basico) LEFT JOIN ${one('simples')} si USING (cnpj_basico)
-           ORDER BY e.cnpj`
-        : `CREATE TABLE ${table} (cnpj VARCHAR, ficha VARCHAR)`,
-    )
     bar.add(1)
   }
   bar.done()
-  // Views resolve names in their own file, so they are created from inside it.
-  await conn.run('USE servida')
-  for (const kind of PARTITIONED_TABLES)
-    await conn.run(kind === 'estabelecimentos' ? establishmentsView() : `CREATE VIEW ${kind} AS ${unionOfPartitions(kind)}`)
-  await conn.run('USE carga') // the staging file's catalog
+  return written
 }
 
 export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
@@ -240,12 +185,14 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
   let instance: DuckDBInstance | undefined
   try {
-    // Per-root rows land in a staging file, then go through Parquet partitions in the work dir;
-    // the served file is attached with small row groups (see ROW_GROUP_SIZE).
-    instance = await DuckDBInstance.create(join(work, STAGING_FILE), {
+    // Every file loads straight into its table of the served file: the registry, typed, as
+    // researchers query it. The server reads the card store and the name index built after it.
+    instance = await DuckDBInstance.create(join(work, DUCKDB_FILE), {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
       preserve_insertion_order: 'false',
+      // Measured faster to write (NOTES §1); a reader needs DuckDB 1.5 or later.
+      storage_compatibility_version: 'latest',
       threads: String(options.threads ?? 2),
       // The whole process must peak under 8 GB; the limit covers DuckDB's buffer pool only (with
       // 6GB a national build peaked at 8.2 GB: Bun's heap, SQLite's cache and DuckDB's overshoot).
@@ -253,9 +200,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       temp_directory: join(work, 'duckdb.tmp'),
     })
     const conn = await instance.connect()
-    await conn.run(`ATTACH ${sqlPath(join(work, DUCKDB_FILE))} AS servida (ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, STORAGE_VERSION 'latest')`)
-    for (const { kind } of FILE_KINDS)
-      await conn.run(isPartitioned(kind) ? `CREATE TABLE ${kind} (${TABLES[kind]}, part UTINYINT)` : `CREATE TABLE servida.${kind} (${TABLES[kind]})`)
+    for (const { kind } of FILE_KINDS) await conn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
 
     const totalCsv = sources.reduce((n, s) => n + s.entry.uncompressedSize, 0)
     const bar = progress('carga', totalCsv, { quiet: options.quiet })
@@ -290,36 +235,35 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
     // Sanity: every table that came from a file must hold rows.
     for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
-    await conn.run(`CREATE TABLE servida.meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
+    await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
 
     await splitPartitions(conn, work)
     lap('particoes')
 
-    // The served tables and the text index are built at once from the Parquet partitions: the
-    // index is one SQLite writer on the JS thread, the tables are DuckDB's threads (measured at
-    // 11 M establishments: 98 s + 135 s one after the other). The index's bars show the progress.
-    await conn.run('SET preserve_insertion_order = true') // each partition reaches the file sorted
+    // The card store and the name index are built at once from the Parquet partitions: two
+    // SQLite writers sharing the JS thread, fed by DuckDB's threads. Their bars show the progress.
     const parquet = (kind: string) => `read_parquet(${sqlPath(join(work, PARTS_DIR, kind, '*', '*.parquet'))}, hive_partitioning = false)`
     const indexConn = await instance.connect()
+    const cards = createCardStore(join(work, CARDS_FILE))
     try {
-      const tables = writePartitions(conn, work, LOAD_IN_PARALLEL || options.quiet)
-      const index = (LOAD_IN_PARALLEL ? Promise.resolve() : tables).then(() =>
+      const cardsDone = writeCards(conn, work, cards, LOAD_IN_PARALLEL || options.quiet).then((n) => {
+        if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
+      })
+      const index = (LOAD_IN_PARALLEL ? Promise.resolve() : cardsDone).then(() =>
         buildSearchIndex(indexConn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet }),
       )
-      await allSettledOrThrow([tables, index])
+      await allSettledOrThrow([cardsDone, index])
     } finally {
       indexConn.closeSync()
+      cards.close()
     }
-    await conn.run('SET preserve_insertion_order = false')
     await rm(join(work, PARTS_DIR), { recursive: true, force: true })
-    lap('tabelas_e_busca')
-    await conn.run('DETACH servida')
+    lap('fichas_e_busca')
+    await conn.run('CHECKPOINT')
     conn.closeSync()
     instance.closeSync()
     instance = undefined
     await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
-    await rm(join(work, STAGING_FILE), { force: true })
-    await rm(join(work, `${STAGING_FILE}.wal`), { force: true })
 
     const manifest: Manifest = {
       base: 'RFB/CNPJ',

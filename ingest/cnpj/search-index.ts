@@ -11,8 +11,7 @@ const TOKENIZER = `tokenize="unicode61 remove_diacritics 2"`
 
 export const SEARCH_SCHEMA = `
   CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
-  CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, razao_social TEXT, nome_fantasia TEXT,
-    municipio TEXT, cnae TEXT, porte TEXT, abertura INTEGER);
+  CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
   CREATE VIRTUAL TABLE socio_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
   CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
 `
@@ -43,7 +42,8 @@ export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'est
   const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.estabelecimentos}`)).getRows()[0]![0])
   const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
   const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
-  const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+  // A result's other fields come from the card store; the doc holds what a search filters on.
+  const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?)')
   // Rows in rowid order: partition (situação slot * 32 + UF slot), then the static rank (shorter
   // legal names first, headquarters before branches), then CNPJ, so equal queries page the same way.
   const sql = `
@@ -68,7 +68,7 @@ export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'est
       if (municipio) words.push(filterToken.municipio(municipio as string))
       if (porte) words.push(filterToken.porte(porte as string))
       insertFts.run(id, words.filter(Boolean).join(' '))
-      insertDoc.run(id, cnpj as string, razao as string | null, fantasia as string | null, municipio as string | null, cnae as string | null, porte as string | null, abertura as number | null)
+      insertDoc.run(id, cnpj as string, abertura as number | null)
     }
     done += rows.length
     bar.add(rows.length)

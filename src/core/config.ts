@@ -25,8 +25,7 @@ export const SETTINGS = {
   facilitatorHeaders: { env: 'X402_FACILITATOR_HEADERS', flag: '--facilitator-headers', help: 'cabeçalhos de autenticação do facilitador, em JSON' },
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
-  cache: { env: 'DADOSBR_CACHE', flag: '--cache', help: 'respostas de consulta por CNPJ guardadas em memória (padrão 50000; 0 desliga)' },
-  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê cnpj.duckdb em segundo plano para o cache de páginas do sistema, se couber em 80 % da memória disponível (padrão 1; 0 desliga)' },
+  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê os arquivos servidos (fichas, busca, cnpj.duckdb) em segundo plano para o cache de páginas do sistema, enquanto couberem em 80 % da memória disponível (padrão 1; 0 desliga)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
 } as const
 export type SettingName = keyof typeof SETTINGS
@@ -54,7 +53,6 @@ const schema = z
       .optional(),
     rpcUrl: z.url().optional(),
     facilitatorPrivateKey: privateKey.optional(),
-    cache: z.coerce.number().int().min(0).max(10_000_000).default(50_000),
     prewarm: z.union([z.boolean(), bool]).default(true),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })

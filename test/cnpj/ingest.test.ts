@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
 import { writeZip } from '../../ingest/lib/zip-write'
-import { PARTITIONS, partitionOfRoot, partitionTable } from '../../src/datasets/cnpj/layout'
+import { Database } from 'bun:sqlite'
+import { CARD_SEPARATOR, CARD_TABLES, CARDS_FILE, cardTable, FICHA, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, SOCIO } from '../../src/datasets/cnpj/layout'
+import { TABLES } from '../../ingest/cnpj/parse'
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
@@ -28,35 +30,55 @@ describe('build from a directory', () => {
     const link = join(data, 'cnpj', 'current')
     const manifest = JSON.parse(readFileSync(join(link, 'manifest.json'), 'utf8'))
     expect(manifest.referencia).toBe('2026-07')
-    expect(manifest.linhas).toEqual({ empresas: 5, estabelecimentos: 8, socios: 11, simples: 3, cnaes: 12, motivos: 2, municipios: 6, naturezas: 4, paises: 3, qualificacoes: 8 })
+    expect(manifest.linhas).toEqual({ empresas: 6, estabelecimentos: 8, socios: 12, simples: 3, cnaes: 12, motivos: 2, municipios: 6, naturezas: 4, paises: 3, qualificacoes: 8 })
     expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos1', linha: 8, erro: 'Value with unterminated quote found.' }] })
     const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
     expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
   })
 
-  test('served file: per-root tables split by root partition, plain-named views typed like the raw tables', async () => {
+  test('served files: the registry as typed DuckDB tables; the card store with cards, partners and companies without establishment', async () => {
     const data = await buildFixtureData('2026-07')
     const db = await DuckDBInstance.create(join(data, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
     const c = await db.connect()
     const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()
     try {
-      // SERPRO's root 33683111 ends in 11: partition 11.
-      expect(partitionOfRoot('33683111')).toBe(11)
-      // An establishment partition is (cnpj, ficha), sorted by CNPJ; the view derives the root.
-      const partition = partitionTable('estabelecimentos', 11)
-      expect(await one(`SELECT column_name FROM information_schema.columns WHERE table_name = '${partition}' ORDER BY ordinal_position`)).toEqual([{ column_name: 'cnpj' }, { column_name: 'ficha' }])
-      expect(await one(`SELECT cnpj FROM ${partition} WHERE cnpj >= '33683111' AND cnpj < '33683111~'`)).toEqual([{ cnpj: '33683111000280' }])
-      expect(await one(`SELECT cnpj_basico FROM estabelecimentos WHERE cnpj = '33683111000280'`)).toEqual([{ cnpj_basico: '33683111' }])
+      expect((await one(`SELECT table_name FROM duckdb_tables() ORDER BY table_name`)).map((r) => r.table_name)).toEqual(
+        ['cnaes', 'empresas', 'estabelecimentos', 'meta', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes', 'simples', 'socios'],
+      )
+      const columns = (await one(`SELECT column_name FROM information_schema.columns WHERE table_name = 'estabelecimentos' ORDER BY ordinal_position`)).map((r) => r.column_name)
+      expect(columns.join(', ')).toBe(TABLES.estabelecimentos.split(', ').map((col) => col.split(' ')[0]).join(', '))
       expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 8 }])
-      const [serpro] = await one(`SELECT matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
-      expect(serpro).toEqual({ matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })
+      const [serpro] = await one(`SELECT cnpj_basico, matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
+      expect(serpro).toEqual({ cnpj_basico: '33683111', matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })
       const types = await one(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'estabelecimentos' AND column_name IN ('matriz_filial', 'data_inicio', 'cnpj') ORDER BY column_name`)
       expect(types).toEqual([{ column_name: 'cnpj', data_type: 'VARCHAR' }, { column_name: 'data_inicio', data_type: 'DATE' }, { column_name: 'matriz_filial', data_type: 'UTINYINT' }])
-      expect(await one(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE 'socios_p%'`)).toEqual([{ n: PARTITIONS }])
+      expect(await one(`SELECT referencia FROM meta`)).toEqual([{ referencia: '2026-07' }])
     } finally {
       c.closeSync()
       db.closeSync()
+    }
+    // SERPRO's root 33683111 ends in 11: partition 11 of the card store.
+    expect(partitionOfRoot('33683111')).toBe(11)
+    const cards = new Database(join(data, 'cnpj', 'current', CARDS_FILE), { readonly: true })
+    const count = (table: (typeof CARD_TABLES)[number]) =>
+      Array.from({ length: PARTITIONS }, (_, p) => (cards.query(`SELECT count(*) AS n FROM ${cardTable(table, p)}`).get() as { n: number }).n).reduce((a, b) => a + b)
+    try {
+      const tables = cards.query("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }
+      expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length)
+      // Every establishment once; partners grouped by company; the one company with no establishment.
+      expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([8, 6, 1])
+      const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = '33683111000280'`).get() as { dados: string }
+      const values = row.dados.split(CARD_SEPARATOR)
+      expect(values).toHaveLength(FICHA.length)
+      expect(Object.fromEntries(values.map((v, i) => [FICHA[i], v]))).toMatchObject({
+        matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',
+        razao_social: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)', capital_social: '1061004829.23', complemento: 'MODULO G', email: '',
+      })
+      const partners = (cards.query(`SELECT dados FROM ${cardTable('socios', 11)} WHERE chave = '33683111'`).get() as { dados: string }).dados.split(PARTNER_SEPARATOR)
+      expect(partners.map((p) => p.split(CARD_SEPARATOR)).every((p) => p.length === SOCIO.length)).toBe(true)
+    } finally {
+      cards.close()
     }
   })
 
@@ -66,7 +88,7 @@ describe('build from a directory', () => {
     await writeZip(join(src, 'Empresas9.zip'), 'K3241.K03200Y9.D60711.EMPRECSV', new TextEncoder().encode('"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n'))
     const data = tmp('dadosbr-dup-')
     const manifest = await buildCnpj({ sourceDir: src, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
-    expect(manifest.linhas.empresas).toBe(6)
+    expect(manifest.linhas.empresas).toBe(7)
     const { app } = await testApp({ dataDir: data })
     const r = await get(app, '/v1/cnpj/empresa/33683111000280/completo')
     expect(r.status).toBe(200)
@@ -202,14 +224,18 @@ describe('download from the share', () => {
 describe('live swap', () => {
   test('a running server picks up a new month without restart and without failing a request', async () => {
     const data = await buildFixtureData('2026-07')
-    // Cache off: every request of the loop reads the files while they are swapped.
-    const { app } = await testApp({ dataDir: data, cache: '0' })
+    const { app } = await testApp({ dataDir: data })
     try {
       expect((await get(app, '/v1/health')).body.base_referencia).toBe('2026-07')
       let stop = false
       const statuses: number[] = []
       const load = (async () => {
-        while (!stop) statuses.push((await get(app, '/v1/cnpj/empresa/33683111000280/completo')).status)
+        // Lookups are synchronous SQLite reads: without a macrotask between requests, this
+        // in-process loop would never let the build run (a real client's I/O interleaves).
+        while (!stop) {
+          statuses.push((await get(app, '/v1/cnpj/empresa/33683111000280/completo')).status)
+          await Bun.sleep(0)
+        }
       })()
       await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
       const store = app.ctx.stores.get('cnpj') as unknown as CnpjStore
@@ -227,7 +253,7 @@ describe('live swap', () => {
     } finally {
       await app.close()
     }
-  })
+  }, 30_000) // 100 partitions of tables and cards are built while the loop keeps the event loop busy
 
   test('health is degradado when the data directory has no registry', async () => {
     const { app } = await testApp({ dataDir: tmp('empty-') })

@@ -260,6 +260,13 @@ describe('/v1/cnpj/socio/busca', () => {
     expect(r.body.resultados).toEqual([{ nome_socio: 'FERNANDA CAMPAGNUCCI PEREIRA', cnpj: '19131243', razao_social: null, qualificacao: { codigo: '16', descricao: 'Presidente' }, data_entrada: '2019-10-25' }])
   })
 
+  test('a partner of a company with no establishment shows the company name from its Empresas row', async () => {
+    const r = await get(app, '/v1/cnpj/socio/busca?nome=holanda%20teixeira')
+    expect(r.body.resultados).toEqual([{ nome_socio: 'ANA HOLANDA TEIXEIRA', cnpj: '55666777', razao_social: 'HOLDING SEM ESTABELECIMENTO PARTICIPAÇÕES LTDA', qualificacao: { codigo: '49', descricao: 'Sócio-Administrador' }, data_entrada: '2020-01-01' }])
+    // It has no establishment, so no card: its CNPJ is not found.
+    expect((await get(app, '/v1/cnpj/empresa/55666777000181')).status).toBe(404)
+  })
+
   test('nome shorter than 3 or missing: 400', async () => {
     expect((await get(app, '/v1/cnpj/socio/busca?nome=jo')).body.erro.codigo).toBe('parametro_invalido')
     expect((await get(app, '/v1/cnpj/socio/busca')).body.erro.codigo).toBe('parametro_invalido')
@@ -276,35 +283,19 @@ describe('CNPJ path validation happens before any lookup', () => {
   }
 })
 
-describe('lookup cache', () => {
-  const paths = ['/v1/cnpj/empresa/33683111000280', '/v1/cnpj/empresa/33683111000280/completo', '/v1/cnpj/empresa/33683111000280/socios', '/v1/cnpj/situacao/33683111000280']
-  test('a repeated request answers the same as the first, and the same as with the cache off', async () => {
-    const { app: uncached } = await testApp({ dataDir, cache: '0' })
-    for (const path of paths) {
-      const first = await get(app, path)
-      const again = await get(app, path)
-      const off = await get(uncached, path)
-      expect(first.status).toBe(200)
-      expect(again.text).toBe(first.text)
-      expect(off.text).toBe(first.text)
-    }
-  })
-
-  test('a bad --cache value stops the start with one line', () => {
-    expect(() => loadConfig({ free: true, cache: '-1' }, {})).toThrow(/cache/)
-  })
-})
-
-describe('prewarm of the DuckDB file', () => {
-  test('opening a month reads cnpj.duckdb into the page cache in the background and logs it', async () => {
+describe('prewarm of the served files', () => {
+  test('opening a month reads the cards, the name index and cnpj.duckdb into the page cache, in that order, and logs each', async () => {
     const { logs } = await testApp({ dataDir })
-    for (let i = 0; i < 100 && !logs.some((l) => l.includes('cache de páginas')); i++) await Bun.sleep(20)
-    expect(logs.find((l) => l.includes('cache de páginas'))).toMatch(/ INFO cnpj\.duckdb lido para o cache de páginas do sistema referencia=2026-08 gb=\d/)
+    const read = () => logs.filter((l) => l.includes('cache de páginas'))
+    for (let i = 0; i < 200 && read().length < 3; i++) await Bun.sleep(20)
+    expect(read().map((l) => l.replace(/^\S+ INFO /, '').replace(/ gb=.*/, ''))).toEqual(
+      ['fichas.sqlite', 'busca.sqlite', 'cnpj.duckdb'].map((f) => `${f} lido para o cache de páginas do sistema referencia=2026-08`),
+    )
   })
 
   test('--prewarm 0: no read', async () => {
     const { logs } = await testApp({ dataDir, prewarm: '0' })
     await Bun.sleep(200)
-    expect(logs.filter((l) => l.includes('cnpj.duckdb'))).toEqual([])
+    expect(logs.filter((l) => l.includes('cache de páginas'))).toEqual([])
   })
 })

@@ -6,6 +6,8 @@ export const DATASET_DIR = 'cnpj'
 export const CURRENT_LINK = 'current'
 export const DUCKDB_FILE = 'cnpj.duckdb'
 export const SEARCH_FILE = 'busca.sqlite'
+/** The card store: one row per establishment, keyed by CNPJ, for point lookups (see FICHA). */
+export const CARDS_FILE = 'fichas.sqlite'
 export const MANIFEST_FILE = 'manifest.json'
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
@@ -64,13 +66,9 @@ export const filterToken = {
 export const FILTER_TOKEN_SHAPE = /^(CNAE|MUN|PORTE)\d+$/
 
 /**
- * The served DuckDB file splits each per-root table (estabelecimentos, empresas, socios, simples)
- * into PARTITIONS tables by the last two characters of the root, each sorted by root in small row
- * groups. DuckDB has no cheap point lookup without an ART index (held whole in RAM: over 1 GB at
- * 11 M rows), and a zone-map lookup costs time in proportion to the row groups of the table
- * (measured: one column by root 0.6 ms at 110 k rows, 1.4 ms at 11 M); a partition of a national
- * dump holds ~660 k rows, so a lookup costs the same at any scale. Views with the plain names
- * (`estabelecimentos`, ...) join the partitions back for anyone querying the file.
+ * The per-root tables (estabelecimentos, empresas, socios, simples) are split at ingest into
+ * PARTITIONS parts by the last two characters of the root (balanced: roots are handed out in
+ * sequence), so each part's joins fit in memory; the card store keeps one table per part.
  */
 export const PARTITIONS = 100
 export const PARTITIONED_TABLES = ['estabelecimentos', 'empresas', 'socios', 'simples'] as const
@@ -84,19 +82,37 @@ export function partitionOfRoot(root: string): number {
 export const partitionSql = (column: string) =>
   `(abs((ascii(substr(${column}, 7, 1)) - 48) * 10 + (ascii(substr(${column}, 8, 1)) - 48)) % ${PARTITIONS})::UTINYINT`
 
-export const partitionTable = (table: (typeof PARTITIONED_TABLES)[number], partition: number) => `${table}_p${String(partition).padStart(2, '0')}`
-
 /**
- * An establishment's whole card (its own columns, its company's and its Simples option) as one
- * JSON array in the `ficha` column, in this order: a card is one column read instead of ~30
- * (DuckDB's cost per column read is ~0.06 ms) and one query instead of three. The partition
- * tables hold only (cnpj, ficha), sorted by CNPJ; the `estabelecimentos` view types the fields back
- * into columns, so the file does not store each establishment twice.
+ * Point lookups do not go to DuckDB. A DuckDB point query costs ~0.6-2 ms of CPU however the file
+ * is laid out (measured: zone maps over sorted 4096-row groups, a prebuilt JSON card column, 100
+ * root partitions), which caps two cores at ~1 500 new cards a second. The card store is a row
+ * store beside the DuckDB file, built from the same month and swapped with it: SQLite, WITHOUT
+ * ROWID tables (chave TEXT PRIMARY KEY, dados TEXT), three per root partition, each written once
+ * in key order:
+ * - `estabelecimentos_pNN`: key = CNPJ, value = the establishment's whole card (its own columns,
+ *   its company's and its Simples option), FICHA fields. A root is a range of CNPJs.
+ * - `socios_pNN`: key = root, value = every partner of the company in /socios order, SOCIO fields,
+ *   partners separated by PARTNER_SEPARATOR.
+ * - `empresas_sem_estab_pNN`: key = root, value = legal name, for a company that has no
+ *   establishment (partner search shows its name; every other company's is on its cards).
+ * Fields are joined by CARD_SEPARATOR; blank = null. DuckDB keeps the registry itself, typed.
  */
+export const CARD_TABLES = ['estabelecimentos', 'socios', 'empresas_sem_estab'] as const
+export const CARD_SEPARATOR = '\u001f'
+export const PARTNER_SEPARATOR = '\u001e'
+
+/** The card fields in `dados` order (the CNPJ is the key, not repeated in the value). */
 export const FICHA = [
-  'cnpj', 'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
+  'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
   'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
   'capital_social', 'opcao_simples', 'opcao_mei', 'pais', 'ddd_fax', 'fax', 'situacao_especial', 'data_situacao_especial',
 ] as const
 export type FichaField = (typeof FICHA)[number]
+
+/** A partner's fields in `dados` order. */
+export const SOCIO = ['identificador', 'nome', 'cpf_cnpj', 'qualificacao', 'data_entrada', 'representante_nome', 'faixa_etaria'] as const
+export type SocioField = (typeof SOCIO)[number]
+
+/** One table of the card store. */
+export const cardTable = (table: (typeof CARD_TABLES)[number], partition: number) => `${table}_p${String(partition).padStart(2, '0')}`

@@ -2,9 +2,9 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, FICHA, FILTER_TOKEN_SHAPE, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, FILTER_TOKEN_SHAPE, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { companySearchSql, docsById, rootRange, SOCIO_SEARCH, SQL } from './queries'
+import { CARD, companySearchSql, docsById, rootRange, SOCIO_SEARCH } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -30,39 +30,32 @@ function telefone(ddd: unknown, numero: unknown): string | null {
   return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
 }
 
-/**
- * A point query through the build's cache. Lookups are the paid hot path and DuckDB spends
- * ~1 ms of CPU on each; a repeated CNPJ is answered from memory. Roots with many establishments
- * are not kept, so one entry stays small (the cache holds config.cache entries).
- */
-async function lookup(files: CnpjFiles, sql: string, params: string[]): Promise<Row[]> {
-  const key = `${sql}\u0000${params.join('\u0000')}`
-  const hit = files.cache.get(key)
-  if (hit) return hit
-  const rows = await files.duck.query(sql, params)
-  if (rows.length <= MAX_CACHED_ROWS) files.cache.set(key, rows)
-  return rows
-}
-const MAX_CACHED_ROWS = 50
+type Ficha = Record<FichaField | 'cnpj', string | null>
 
-type Ficha = Record<FichaField, string | null>
-
-/** A `ficha` JSON array (FICHA order) as named fields. */
-function decodeFicha(json: unknown): Ficha {
-  const values = JSON.parse(String(json)) as (string | null)[]
-  return Object.fromEntries(FICHA.map((field, i) => [field, values[i] ?? null])) as Ficha
+/** A card store row (FICHA fields joined by CARD_SEPARATOR, blank = null) as named fields. */
+function decodeFicha(cnpj: string, dados: string): Ficha {
+  const values = dados.split(CARD_SEPARATOR)
+  const f = { cnpj } as Ficha
+  for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] || null
+  return f
 }
 
-async function ficha(files: CnpjFiles, cnpj: string): Promise<Ficha | undefined> {
-  const root = cnpj.slice(0, 8)
-  const row = (await lookup(files, SQL.ficha(root), [cnpj]))[0]
-  return row ? decodeFicha(row.ficha) : undefined
+/** One establishment's card from the card store (a SQLite point read, ~10 µs). */
+function ficha(files: CnpjFiles, cnpj: string): Ficha | undefined {
+  const row = files.cards.query(CARD.one(cnpj.slice(0, 8))).get(cnpj) as { dados: string } | null
+  return row ? decodeFicha(cnpj, row.dados) : undefined
+}
+
+/** Every card of a root, in CNPJ order. */
+function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
+  const rows = files.cards.query(CARD.ofRoot(root)).all(...rootRange(root)) as { cnpj: string; dados: string }[]
+  return rows.map((r) => decodeFicha(r.cnpj, r.dados))
 }
 
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
-  const f = await ficha(files, cnpj)
+  const f = ficha(files, cnpj)
   if (!f) return { cnpj, existe: false, situacao_cadastral: null, matriz_filial: null, uf: null, fonte: fonte(files) }
   return {
     cnpj,
@@ -75,7 +68,7 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
 }
 
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  const f = await ficha(files, cnpj)
+  const f = ficha(files, cnpj)
   if (!f) throw notFound(files, cnpj)
   return card(files, f)
 }
@@ -118,39 +111,48 @@ function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
   }
 }
 
-function socio(files: CnpjFiles, r: Row): Out<typeof Socio> {
-  const faixa = typeof r.faixa_etaria === 'number' && r.faixa_etaria >= 1 && r.faixa_etaria <= 9 ? FAIXA[r.faixa_etaria - 1]! : null
+type SocioRow = Record<SocioField, string | null>
+
+function socio(files: CnpjFiles, r: SocioRow): Out<typeof Socio> {
+  const n = Number(r.faixa_etaria)
   return {
-    nome: s(r.nome),
-    tipo: TIPO_SOCIO[r.identificador as 1 | 2 | 3] ?? null,
-    documento_mascarado: s(r.cpf_cnpj),
+    nome: r.nome,
+    tipo: TIPO_SOCIO[Number(r.identificador) as 1 | 2 | 3] ?? null,
+    documento_mascarado: r.cpf_cnpj,
     qualificacao: cd(r.qualificacao, files.lookups.qualificacoes),
-    data_entrada: s(r.data_entrada),
-    faixa_etaria: faixa,
-    representante_legal: s(r.representante_nome),
+    data_entrada: r.data_entrada,
+    faixa_etaria: n >= 1 && n <= 9 ? FAIXA[n - 1]! : null,
+    representante_legal: r.representante_nome,
   }
 }
 
-export async function socios(files: CnpjFiles, cnpj: string): Promise<Out<typeof Socio>[]> {
+/** Every partner of a root from the card store, in /socios order (entry date, then name). */
+export function socios(files: CnpjFiles, cnpj: string): Out<typeof Socio>[] {
   const root = cnpj.slice(0, 8)
-  return (await lookup(files, SQL.socios(root), [root])).map((r) => socio(files, r))
+  const row = files.cards.query(CARD.socios(root)).get(root) as { dados: string } | null
+  if (!row) return []
+  return row.dados.split(PARTNER_SEPARATOR).map((partner) => {
+    const values = partner.split(CARD_SEPARATOR)
+    const r = {} as SocioRow
+    for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
+    return socio(files, r)
+  })
 }
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
 export async function sociosDe(files: CnpjFiles, cnpj: string) {
-  const [f, list] = await Promise.all([ficha(files, cnpj), socios(files, cnpj)])
-  if (!f) throw notFound(files, cnpj)
+  if (!ficha(files, cnpj)) throw notFound(files, cnpj)
+  const list = socios(files, cnpj)
   return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
 }
 
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
   // One read of the root's cards serves both the card and the other establishments.
-  const root = cnpj.slice(0, 8)
-  const [rows, list] = await Promise.all([lookup(files, SQL.fichasDaRaiz(root), rootRange(root)), socios(files, cnpj)])
-  const fichas = rows.map((r) => decodeFicha(r.ficha))
+  const fichas = fichasDaRaiz(files, cnpj.slice(0, 8))
   const main = fichas.find((f) => f.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
-  const outros = fichas.filter((f) => f.cnpj !== cnpj).sort((a, b) => (a.cnpj! < b.cnpj! ? -1 : 1))
+  const list = socios(files, cnpj)
+  const outros = fichas.filter((f) => f.cnpj !== cnpj)
   return {
     ...card(files, main),
     socios: list,
@@ -252,17 +254,28 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   return {
     total: capTotal(total),
     pagina: q.pagina,
-    resultados: rows.map((r) => ({
-      cnpj: String(r.cnpj),
-      razao_social: s(r.razao_social),
-      nome_fantasia: s(r.nome_fantasia),
-      uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
-      municipio: r.municipio ? (files.lookups.municipios.get(String(r.municipio)) ?? null) : null,
-      cnae_principal: s(r.cnae),
-      situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
-    })),
+    resultados: rows.map((r) => {
+      const f = ficha(files, String(r.cnpj))
+      return {
+        cnpj: String(r.cnpj),
+        razao_social: f?.razao_social ?? null,
+        nome_fantasia: f?.nome_fantasia ?? null,
+        uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
+        municipio: f?.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null,
+        cnae_principal: f?.cnae_principal ?? null,
+        situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
+      }
+    }),
     fonte: fonte(files),
   }
+}
+
+/** A company's legal name: from any card of its root, else from the companies without establishment. */
+function razaoSocial(files: CnpjFiles, root: string): string | null {
+  const row = files.cards.query(CARD.anyOfRoot(root)).get(...rootRange(root)) as { cnpj: string; dados: string } | null
+  if (row) return decodeFicha(row.cnpj, row.dados).razao_social
+  const orphan = files.cards.query(CARD.empresaSemEstab(root)).get(root) as { razao_social: string } | null
+  return orphan?.razao_social || null
 }
 
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
@@ -270,9 +283,8 @@ export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery
   const offset = pageOffset(q.pagina, q.por_pagina)
   const count = files.search.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
   const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
-  // One indexed point query per root (an IN list would scan the companies table).
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
-  const names = new Map(await Promise.all(roots.map(async (root) => [root, s((await lookup(files, SQL.razaoSocial(root), [root]))[0]?.razao_social)] as const)))
+  const names = new Map(roots.map((root) => [root, razaoSocial(files, root)]))
   return {
     total: capTotal(count.n),
     pagina: q.pagina,

@@ -1,27 +1,26 @@
-// The registry's open files: DuckDB (cards), SQLite FTS5 (names), the manifest, and the small
-// lookup tables held in memory. Follows data/cnpj/current, so a new month is picked up live.
+// The registry's open files: the card store (SQLite: cards and partners), the name index (SQLite
+// FTS5), the manifest, and the small code tables, read from the month's DuckDB file into memory.
+// Follows data/cnpj/current, so a new month is picked up live.
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { DatasetHealth, DatasetStore } from '../../core/dataset'
 import type { Logger } from '../../core/log'
 import type { Config } from '../../core/config'
-import { Lru } from '../../core/lru'
-import { openDuckDb, type DuckDbReader, type Row } from '../../core/stores/duckdb'
+import { openDuckDb } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
-import { prewarm, type Prewarm } from '../../core/stores/prewarm'
-import { CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
+import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
+import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
 import { SQL } from './queries'
 
 export type Lookup = Map<string, string | null>
 
 export interface CnpjFiles {
-  duck: DuckDbReader
-  /** Recent lookup results of this build (it goes with the build, so a new month starts empty). */
-  cache: Lru<string, Row[]>
   search: Database
-  /** The background read of the DuckDB file into the OS page cache (--prewarm), stopped on close. */
-  prewarm?: Prewarm
+  /** The card store: one row per establishment, keyed by CNPJ. */
+  cards: Database
+  /** The background read of the served files into the OS page cache (--prewarm), stopped on close. */
+  prewarm?: { stop(): void }
   referencia: string
   lookups: { cnaes: Lookup; motivos: Lookup; municipios: Lookup; naturezas: Lookup; paises: Lookup; qualificacoes: Lookup }
 }
@@ -32,40 +31,65 @@ export interface CnpjStore extends DatasetStore {
   reload(): Promise<boolean>
 }
 
-async function openFiles(dir: string, cacheSize: number): Promise<CnpjFiles> {
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
-  const duck = await openDuckDb(join(dir, DUCKDB_FILE))
+const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
+
+/** The month's small code tables (a few thousand rows), read once from its DuckDB file. */
+async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
+  const duck = await openDuckDb(path, 1)
   try {
-    const lookup = async (table: string): Promise<Lookup> =>
+    const read = async (table: string): Promise<Lookup> =>
       new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
-    const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
-    return {
-      duck,
-      cache: new Lru(cacheSize),
-      search,
-      referencia: manifest.referencia,
-      lookups: {
-        cnaes: await lookup('cnaes'), motivos: await lookup('motivos'), municipios: await lookup('municipios'),
-        naturezas: await lookup('naturezas'), paises: await lookup('paises'), qualificacoes: await lookup('qualificacoes'),
-      },
-    }
-  } catch (err) {
+    return Object.fromEntries(await Promise.all(LOOKUP_TABLES.map(async (t) => [t, await read(t)]))) as CnpjFiles['lookups']
+  } finally {
     duck.close()
+  }
+}
+
+async function openFiles(dir: string): Promise<CnpjFiles> {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
+  if (!existsSync(join(dir, CARDS_FILE)))
+    throw new Error(`${dir} não tem ${CARDS_FILE} (base construída por uma versão anterior); rode 'dadosbr ingest cnpj' de novo`)
+  const lookups = await readLookups(join(dir, DUCKDB_FILE))
+  const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
+  try {
+    return { search, cards: new Database(join(dir, CARDS_FILE), { readonly: true }), referencia: manifest.referencia, lookups }
+  } catch (err) {
+    search.close()
     throw err
   }
 }
 
-function startPrewarm(path: string, referencia: string, log: Logger): Prewarm {
-  const warm = prewarm(path)
+/**
+ * Reads the served files into the OS page cache in the order requests need them (cards: every
+ * lookup and search result; names; DuckDB: partners), each only while the running total fits in
+ * PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free, so
+ * it is not re-read between files: a later file would evict an earlier, hotter one).
+ */
+function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): void } {
+  let current: Prewarm | undefined
+  let stopped = false
   const gb = (bytes: number) => Math.round(bytes / 1e8) / 10
-  warm.done.then(
-    (r) => {
-      if (r.status === 'lido') log.info('cnpj.duckdb lido para o cache de páginas do sistema', { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
-      else if (r.status === 'pulado') log.info('cnpj.duckdb maior que a memória disponível: sem pré-leitura (--prewarm)', { referencia })
+  void (async () => {
+    let budget = PREWARM_SHARE * (await availableMemory())
+    for (const name of [CARDS_FILE, SEARCH_FILE, DUCKDB_FILE]) {
+      if (stopped) return
+      current = prewarm(join(dir, name), { budgetBytes: budget })
+      const r = await current.done
+      if (r.status === 'parado') return
+      if (r.status === 'pulado') {
+        log.info(`${name} maior que a memória que resta: sem pré-leitura (--prewarm)`, { referencia })
+        return
+      }
+      budget -= r.bytes
+      log.info(`${name} lido para o cache de páginas do sistema`, { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
+    }
+  })().catch((err) => log.warn('pré-leitura falhou', { referencia, erro: err instanceof Error ? err.message : String(err) }))
+  return {
+    stop() {
+      stopped = true
+      current?.stop()
     },
-    (err) => log.warn('pré-leitura de cnpj.duckdb falhou', { referencia, erro: err instanceof Error ? err.message : String(err) }),
-  )
-  return warm
+  }
 }
 
 export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjStore> {
@@ -76,15 +100,15 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
     link,
     async (target) => {
       const dir = resolve(root, target)
-      const files = await openFiles(dir, config.cache)
+      const files = await openFiles(dir)
       log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
-      if (config.prewarm) files.prewarm = startPrewarm(join(dir, DUCKDB_FILE), files.referencia, log)
+      if (config.prewarm) files.prewarm = startPrewarm(dir, files.referencia, log)
       return files
     },
     (files) => {
       files.prewarm?.stop()
-      files.duck.close()
       files.search.close()
+      files.cards.close()
     },
     (err) => log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) }),
   )

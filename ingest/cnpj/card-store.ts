@@ -1,0 +1,95 @@
+// The card store (fichas.sqlite, see CARD_SEPARATOR in src/datasets/cnpj/layout.ts): three SQLite
+// tables per root partition, each filled once, in key order, from DuckDB queries over the
+// partition's Parquet files.
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { Database } from 'bun:sqlite'
+import { CARD_TABLES, cardTable, FICHA, PARTITIONS, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
+
+/** SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. */
+const FICHA_SQL: Record<FichaField, string> = {
+  matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
+  data_situacao: "strftime(e.data_situacao, '%Y-%m-%d')", motivo: 'e.motivo', data_inicio: "strftime(e.data_inicio, '%Y-%m-%d')",
+  cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
+  logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
+  cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
+  telefone2: 'e.telefone2', email: 'e.email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
+  porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
+  pais: 'e.pais', ddd_fax: 'e.ddd_fax', fax: 'e.fax', situacao_especial: 'e.situacao_especial',
+  data_situacao_especial: "strftime(e.data_situacao_especial, '%Y-%m-%d')",
+}
+
+/** SQL of each partner field (SOCIO order) over s = partner row. */
+const SOCIO_SQL: Record<SocioField, string> = {
+  identificador: 's.identificador::VARCHAR', nome: 's.nome', cpf_cnpj: 's.cpf_cnpj', qualificacao: 's.qualificacao',
+  data_entrada: "strftime(s.data_entrada, '%Y-%m-%d')", representante_nome: 's.representante_nome', faixa_etaria: 's.faixa_etaria::VARCHAR',
+}
+
+/**
+ * Fields joined by the unit separator, null as blank (`concat` skips nulls, and one call builds the
+ * string in one allocation: measured 3x faster than a chain of `||` over 33 fields). A separator
+ * byte inside a value (a control character in a free-text field of the dump) would shift every
+ * later field, so it becomes a space. Text fields are trimmed to null at load, so blank = null.
+ */
+const joined = (fields: string[]) => `concat(${fields.map((f) => `replace(replace(${f}, chr(31), ' '), chr(30), ' ')`).join(', chr(31), ')})`
+
+/** `SELECT key, dados` of each table of partition p, in key order, from the partition's relations. */
+export function cardQueries(from: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string>) {
+  // A root listed twice in Empresas or Simples must not duplicate its establishments.
+  const one = (relation: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${relation})`
+  return {
+    estabelecimentos: `
+      SELECT e.cnpj, ${joined(FICHA.map((f) => FICHA_SQL[f]))} AS dados
+      FROM ${from.estabelecimentos} e LEFT JOIN ${one(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${one(from.simples)} si USING (cnpj_basico)
+      ORDER BY e.cnpj`,
+    // Every partner of a root in one row, in the order /socios lists them.
+    socios: `
+      SELECT s.cnpj_basico, string_agg(${joined(SOCIO.map((f) => SOCIO_SQL[f]))}, chr(30) ORDER BY s.data_entrada NULLS LAST, s.nome, s.cpf_cnpj) AS dados
+      FROM ${from.socios} s GROUP BY s.cnpj_basico ORDER BY s.cnpj_basico`,
+    empresas_sem_estab: `
+      SELECT m.cnpj_basico, coalesce(m.razao_social, '') AS dados FROM ${one(from.empresas)} m
+      WHERE NOT EXISTS (SELECT 1 FROM ${from.estabelecimentos} e WHERE e.cnpj_basico = m.cnpj_basico) ORDER BY m.cnpj_basico`,
+  }
+}
+
+export interface CardStore {
+  /**
+   * Streams a `SELECT key, dados ... ORDER BY key` into one table of partition p; returns rows
+   * read. A key listed twice in the dump keeps its first row.
+   */
+  write(conn: DuckDBConnection, table: (typeof CARD_TABLES)[number], partition: number, query: string): Promise<number>
+  close(): void
+}
+
+export function createCardStore(path: string): CardStore {
+  const db = new Database(path, { create: true })
+  // Built once into a temporary directory and never updated: no journal, no fsync per commit.
+  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
+  for (let p = 0; p < PARTITIONS; p++)
+    for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave TEXT PRIMARY KEY, dados TEXT NOT NULL) WITHOUT ROWID`)
+  return {
+    async write(conn, table, partition, query) {
+      const insert = db.prepare(`INSERT OR IGNORE INTO ${cardTable(table, partition)} (chave, dados) VALUES (?, ?)`)
+      const result = await conn.stream(query)
+      let rows = 0
+      db.exec('BEGIN')
+      try {
+        for (;;) {
+          const chunk = await result.fetchChunk()
+          if (!chunk || chunk.rowCount === 0) break
+          const keys = chunk.getColumnVector(0)
+          const values = chunk.getColumnVector(1)
+          for (let i = 0; i < chunk.rowCount; i++) insert.run(keys.getItem(i) as string, values.getItem(i) as string)
+          rows += chunk.rowCount
+        }
+        db.exec('COMMIT')
+      } catch (err) {
+        db.exec('ROLLBACK')
+        throw err
+      } finally {
+        insert.finalize()
+      }
+      return rows
+    },
+    close: () => db.close(),
+  }
+}

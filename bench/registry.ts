@@ -65,6 +65,7 @@ async function startServer(data: string, flags: string[]) {
   const started = performance.now()
   const proc = Bun.spawn([bun, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'info', ...flags], { stderr: 'pipe' })
   // The prewarm's line resolves `prewarmed`; warnings and errors pass through; the rest is drained.
+  const warmLines: string[] = []
   const prewarmed = new Promise<string>((done) => {
     const t = performance.now()
     void (async () => {
@@ -74,8 +75,9 @@ async function startServer(data: string, flags: string[]) {
         pending = lines.pop()!
         for (const line of lines) {
           if (/ (WARN|ERROR) /.test(line)) process.stderr.write(line + '\n')
-          if (line.includes('cnpj.duckdb') && !line.includes('carregado'))
-            done(`${fmt((performance.now() - t) / 1000)} s após o início (${line.replace(/^\S+ \w+ /, '')})`)
+          // The prewarm logs each file it reads, cards first, cnpj.duckdb last, or the one it skips.
+          if (line.includes('cache de páginas') || line.includes('sem pré-leitura')) warmLines.push(`${fmt((performance.now() - t) / 1000)} s: ${line.replace(/^\S+ \w+ /, '')}`)
+          if (line.includes('sem pré-leitura') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))) done(warmLines.join('; '))
         }
       }
       done('sem registro')
@@ -108,15 +110,15 @@ for (const companies of sizes) {
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
   if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico RSS ${mb(ingest.maxRssBytes)}`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
-  console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}`)
+  console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}`)
 
   // Samples, read before the server opens the file.
   const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
   const c = await db.connect()
-  // Distinct CNPJs: 200 to warm up, 2000 for latency, 2000 for /completo, the rest for the cold
-  // load (more than the load sends, so no request hits the server's cache).
-  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 42000')).getRows().map((r) => String(r[0]))
-  const [warm, cnpjs, completos, disk, cold] = [sample.slice(0, 200), sample.slice(200, 2200), sample.slice(2200, 4200), sample.slice(4200, 6200), sample.slice(6200)]
+  // Distinct CNPJs: 200 to warm up, 2000 each for /empresa, /completo, from disk and /socios, the
+  // rest for the load (more than it sends in 10 s, so every request is a CNPJ not asked before).
+  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 300000')).getRows().map((r) => String(r[0]))
+  const [warm, cnpjs, completos, disk, sociosCnpjs, cold] = [sample.slice(0, 200), sample.slice(200, 2200), sample.slice(2200, 4200), sample.slice(4200, 6200), sample.slice(6200, 8200), sample.slice(8200)]
   const rare = (await c.runAndReadAll("SELECT m.razao_social FROM estabelecimentos e JOIN empresas m USING (cnpj_basico) WHERE e.situacao = '02' USING SAMPLE 50")).getRows().map((r) => String(r[0]))
   const partners = (await c.runAndReadAll('SELECT nome FROM socios USING SAMPLE 50')).getRows().map((r) => String(r[0]))
   const cnae = String((await c.runAndReadAll("SELECT cnae_principal FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")).getRows()[0]![0])
@@ -144,10 +146,14 @@ for (const companies of sizes) {
     await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
     const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
     const completo = await timed(completos.map((x) => `${base}/v1/cnpj/empresa/${x}/completo`))
+    const socios = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}/socios`))
+    const situacao = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/situacao/${x}`))
     const cached = await timed(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
     console.log(`/empresa (1 cliente, ${empresa.n} pedidos): p50 ${fmt(empresa.p50)} ms, p99 ${fmt(empresa.p99)} ms`)
     console.log(`/completo (1 cliente): p50 ${fmt(completo.p50)} ms, p99 ${fmt(completo.p99)} ms`)
-    console.log(`/empresa repetida (no cache do servidor): p50 ${fmt(cached.p50)} ms, p99 ${fmt(cached.p99)} ms`)
+    console.log(`/socios (1 cliente): p50 ${fmt(socios.p50)} ms, p99 ${fmt(socios.p99)} ms`)
+    console.log(`/situacao, mesmos CNPJs logo depois (1 cliente): p50 ${fmt(situacao.p50)} ms, p99 ${fmt(situacao.p99)} ms`)
+    console.log(`/empresa repetida (páginas já lidas): p50 ${fmt(cached.p50)} ms, p99 ${fmt(cached.p99)} ms`)
     const searches: [string, string[]][] = [
       ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS'].map((w) => `${base}/v1/cnpj/busca?nome=${w}`)],
       ['busca nome comum + uf (SP, AC)', ['COMERCIO', 'SILVA', 'SERVICOS'].flatMap((w) => ['SP', 'AC'].map((uf) => `${base}/v1/cnpj/busca?nome=${w}&uf=${uf}`))],
@@ -174,7 +180,7 @@ for (const companies of sizes) {
     bare.kill()
     const ratio = (rps: number) => `${((100 * rps) / bareLoad.rps).toFixed(1)} % do Bun puro`
     console.log(`vazão /empresa, CNPJs nunca pedidos (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors} → ${ratio(loaded.rps)}`)
-    console.log(`vazão /empresa, 1000 CNPJs repetidos (cache): ${loadedHot.rps} req/s, p50 ${loadedHot.p50} ms, p99 ${loadedHot.p99} ms, erros ${loadedHot.errors} → ${ratio(loadedHot.rps)}`)
+    console.log(`vazão /empresa, 1000 CNPJs repetidos: ${loadedHot.rps} req/s, p50 ${loadedHot.p50} ms, p99 ${loadedHot.p99} ms, erros ${loadedHot.errors} → ${ratio(loadedHot.rps)}`)
     console.log(`vazão Bun puro (mesma carga): ${bareLoad.rps} req/s`)
     console.log(`RSS do servidor após a carga: ${mb(rss.rss)} (pico ${mb(rss.hwm)})`)
   } finally {

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, FILTER_TOKEN_SHAPE, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { CARD, companySearchSql, docsById, rootRange, SOCIO_SEARCH } from './queries'
+import { companySearchSql, docsById, SOCIO_SEARCH } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -42,14 +42,13 @@ function decodeFicha(cnpj: string, dados: string): Ficha {
 
 /** One establishment's card from the card store (a SQLite point read, ~10 µs). */
 function ficha(files: CnpjFiles, cnpj: string): Ficha | undefined {
-  const row = files.cards.query(CARD.one(cnpj.slice(0, 8))).get(cnpj) as { dados: string } | null
-  return row ? decodeFicha(cnpj, row.dados) : undefined
+  const dados = files.cards.card(cnpj)
+  return dados === null ? undefined : decodeFicha(cnpj, dados)
 }
 
 /** Every card of a root, in CNPJ order. */
 function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
-  const rows = files.cards.query(CARD.ofRoot(root)).all(...rootRange(root)) as { cnpj: string; dados: string }[]
-  return rows.map((r) => decodeFicha(r.cnpj, r.dados))
+  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.dados))
 }
 
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
@@ -129,9 +128,9 @@ function socio(files: CnpjFiles, r: SocioRow): Out<typeof Socio> {
 /** Every partner of a root from the card store, in /socios order (entry date, then name). */
 export function socios(files: CnpjFiles, cnpj: string): Out<typeof Socio>[] {
   const root = cnpj.slice(0, 8)
-  const row = files.cards.query(CARD.socios(root)).get(root) as { dados: string } | null
-  if (!row) return []
-  return row.dados.split(PARTNER_SEPARATOR).map((partner) => {
+  const dados = files.cards.partners(root)
+  if (dados === null) return []
+  return dados.split(PARTNER_SEPARATOR).map((partner) => {
     const values = partner.split(CARD_SEPARATOR)
     const r = {} as SocioRow
     for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
@@ -272,10 +271,8 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 
 /** A company's legal name: from any card of its root, else from the companies without establishment. */
 function razaoSocial(files: CnpjFiles, root: string): string | null {
-  const row = files.cards.query(CARD.anyOfRoot(root)).get(...rootRange(root)) as { cnpj: string; dados: string } | null
-  if (row) return decodeFicha(row.cnpj, row.dados).razao_social
-  const orphan = files.cards.query(CARD.empresaSemEstab(root)).get(root) as { razao_social: string } | null
-  return orphan?.razao_social || null
+  const row = files.cards.anyCardOfRoot(root)
+  return row ? decodeFicha(row.cnpj, row.dados).razao_social : files.cards.companyWithoutEstablishment(root)
 }
 
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {

@@ -11,14 +11,15 @@ import { openDuckDb } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
 import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
+import { CardStoreReader } from './cards'
 import { SQL } from './queries'
 
 export type Lookup = Map<string, string | null>
 
 export interface CnpjFiles {
   search: Database
-  /** The card store: one row per establishment, keyed by CNPJ. */
-  cards: Database
+  /** The card store: cards and partners by CNPJ and root. */
+  cards: CardStoreReader
   /** The background read of the served files into the OS page cache (--prewarm), stopped on close. */
   prewarm?: { stop(): void }
   referencia: string
@@ -52,7 +53,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
   const lookups = await readLookups(join(dir, DUCKDB_FILE))
   const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
   try {
-    return { search, cards: new Database(join(dir, CARDS_FILE), { readonly: true }), referencia: manifest.referencia, lookups }
+    return { search, cards: new CardStoreReader(join(dir, CARDS_FILE)), referencia: manifest.referencia, lookups }
   } catch (err) {
     search.close()
     throw err

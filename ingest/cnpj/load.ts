@@ -125,11 +125,15 @@ const PARTS_DIR = 'partes'
 const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
 const MEMORY_LIMIT = '5GB'
 
-/** One pass over each per-root table writes its rows as Parquet files, one folder per root partition. */
+/**
+ * One pass over each per-root table writes its rows as Parquet files, one folder per root
+ * partition. Uncompressed: they are read once, right after, and decompressing them cost ~20 % of
+ * the card queries (measured at 1.1 M establishments: 2.55 s snappy, 1.96 s uncompressed).
+ */
 async function splitPartitions(conn: DuckDBConnection, workDir: string): Promise<void> {
   await mkdir(join(workDir, PARTS_DIR))
   for (const kind of PARTITIONED_TABLES)
-    await conn.run(`COPY (SELECT *, ${partitionSql('cnpj_basico')} AS part FROM ${kind}) TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+    await conn.run(`COPY (SELECT *, ${partitionSql('cnpj_basico')} AS part FROM ${kind}) TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, COMPRESSION 'uncompressed', PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
 }
 
 /** Waits for every task; fails with the first failure only after all have stopped. */

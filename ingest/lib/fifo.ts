@@ -1,6 +1,7 @@
 // Feeds a stream of bytes to a reader (DuckDB's read_csv) through a named pipe, so a
 // multi-gigabyte zip entry is never written to disk. NUL bytes (seen in real dumps) and
-// carriage returns are dropped on the way.
+// carriage returns are dropped on the way; the record and unit separators (0x1E, 0x1F), which
+// the card store uses between fields, become spaces, so no value can contain one.
 import { spawnSync } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
@@ -11,14 +12,18 @@ export function makeFifo(path: string): void {
   if (r.status !== 0) throw new Error(`mkfifo ${path}: ${r.stderr?.toString().trim() || 'falhou'}`)
 }
 
-/** Removes bytes 0x00 and 0x0D; returns the same buffer when there are none (the common case). */
+/**
+ * Removes bytes 0x00 and 0x0D and turns 0x1E and 0x1F into spaces; returns the same buffer when
+ * there are none (the common case: four native scans, no copy).
+ */
 export function cleanChunk(chunk: Uint8Array): Uint8Array {
-  if (chunk.indexOf(0) < 0 && chunk.indexOf(13) < 0) return chunk
+  if (chunk.indexOf(0) < 0 && chunk.indexOf(13) < 0 && chunk.indexOf(0x1e) < 0 && chunk.indexOf(0x1f) < 0) return chunk
   const out = new Uint8Array(chunk.length)
   let n = 0
   for (let i = 0; i < chunk.length; i++) {
     const b = chunk[i]!
-    if (b !== 0 && b !== 13) out[n++] = b
+    if (b === 0x1e || b === 0x1f) out[n++] = 0x20
+    else if (b !== 0 && b !== 13) out[n++] = b
   }
   return out.subarray(0, n)
 }

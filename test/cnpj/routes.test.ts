@@ -71,6 +71,9 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
 
   test('NUL byte dropped, baixada with its motivo, date "0" is null, empresa_pequeno_porte', async () => {
     const r = await get(app, '/v1/cnpj/empresa/11222333000181')
+    // Separator bytes in the dump's text become spaces; every later field stays in place.
+    expect(r.body.endereco).toEqual({ logradouro: 'AVENIDA BRASIL', numero: 'S/N', complemento: 'LOJA 2', bairro: 'CENTRO', municipio: 'BELO HORIZONTE', uf: 'MG', cep: '30110000' })
+    expect(r.body.contato).toEqual({ email: null, telefone: '(31) 32221111' })
     expect(r.body.razao_social).toBe('AÇOUGUE E MERCEARIA IRMÃOS ARAÚJO LTDA')
     expect(r.body.situacao_cadastral).toEqual({ codigo: '08', descricao: 'Baixada', data: '2021-12-31', motivo: 'EXTINCAO POR ENCERRAMENTO LIQUIDACAO VOLUNTARIA' })
     expect(r.body.data_inicio_atividade).toBeNull()

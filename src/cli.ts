@@ -23,6 +23,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve')).serve,
   ingest: async () => (await import('./cli/ingest')).ingest,
   synth: async () => (await import('./cli/ingest')).synth,
+  // Internal, not in the help: the ingest's name index, run in a process of its own.
+  '_indice-de-nomes': async () => (await import('./cli/ingest')).indiceDeNomes,
 }
 
 /**

@@ -11,7 +11,7 @@ import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
 import { FILE_KINDS, readCsvSql, selectFor, TABLES, type FileKind } from './parse'
-import { buildSearchIndex } from './search-index'
+import { runSelf } from '../lib/self'
 
 export interface SourceFile {
   zip: string
@@ -124,6 +124,16 @@ const PARTS_DIR = 'partes'
 /** Two loads at once need a native thread pool of 8 (see rerunWithThreadPool in src/cli.ts). */
 const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
 const MEMORY_LIMIT = '5GB'
+/**
+ * DuckDB memory while the cards (this process) and the name index (a child) are built at once:
+ * the build's limit, split 40/60 (the index sorts every establishment; the cards, one partition).
+ */
+function phaseMemory(limit: string): { cards: string; index: string } {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(GB|GIB|MB|MIB)\s*$/i.exec(limit)
+  if (!m) throw new BuildError(`limite de memória inválido: ${limit} (use, por exemplo, 5GB ou 800MB)`)
+  const mb = Number(m[1]) * (m[2]!.toUpperCase().startsWith('G') ? 1024 : 1)
+  return { cards: `${Math.floor(mb * 0.4)}MB`, index: `${Math.floor(mb * 0.6)}MB` }
+}
 
 /**
  * One pass over each per-root table writes its rows as Parquet files, one folder per root
@@ -177,6 +187,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     t = now
   }
 
+  const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
   lap('verificacao')
   const root = join(options.dataDir, DATASET_DIR)
@@ -244,21 +255,25 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     await splitPartitions(conn, work)
     lap('particoes')
 
-    // The card store and the name index are built at once from the Parquet partitions: two
-    // SQLite writers sharing the JS thread, fed by DuckDB's threads. Their bars show the progress.
-    const parquet = (kind: string) => `read_parquet(${sqlPath(join(work, PARTS_DIR, kind, '*', '*.parquet'))}, hive_partitioning = false)`
-    const indexConn = await instance.connect()
+    // The card store and the name index are built at once from the Parquet partitions: the cards
+    // here, the index in a child process (its own DuckDB and its own JS thread: both are mostly
+    // JavaScript work, which one thread would run one after the other). This DuckDB gives memory
+    // back for the child's sort, so the two stay under the build's memory goal together.
+    await conn.run(`SET memory_limit = '${memory.cards}'`)
+    const index = runSelf(
+      ['_indice-de-nomes', '--partes', join(work, PARTS_DIR), '--saida', join(work, SEARCH_FILE), '--tmp', join(work, 'indice.tmp'), '--memoria', memory.index, ...(options.quiet ? ['--quiet'] : [])],
+      'o índice de nomes',
+    )
     const cards = createCardStore(join(work, CARDS_FILE))
     try {
-      const cardsDone = writeCards(conn, work, cards, LOAD_IN_PARALLEL || options.quiet).then((n) => {
-        if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
-      })
-      const index = (LOAD_IN_PARALLEL ? Promise.resolve() : cardsDone).then(() =>
-        buildSearchIndex(indexConn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, join(work, SEARCH_FILE), { quiet: options.quiet }),
-      )
-      await allSettledOrThrow([cardsDone, index])
+      const n = await writeCards(conn, work, cards, true)
+      if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
+      await index.done
+    } catch (err) {
+      index.kill()
+      await index.done.catch(() => {})
+      throw err
     } finally {
-      indexConn.closeSync()
       cards.close()
     }
     await rm(join(work, PARTS_DIR), { recursive: true, force: true })

@@ -1,6 +1,7 @@
 // `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/.
 import { basename, join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
+import { buildSearchIndexFromParts } from '../../ingest/cnpj/search-index'
 import { DEFAULT_SOURCE, downloadMonth } from '../../ingest/cnpj/sources'
 import { synthCnpj } from '../../ingest/cnpj/synth'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
@@ -88,5 +89,32 @@ export async function synth(argv: string[]): Promise<number> {
   if (!Number.isInteger(companies) || companies < 1) throw new UsageError('--companies precisa ser um inteiro >= 1')
   const summary = await synthCnpj({ outDir: out, companies, seed: flags['--seed'] ? Number(flags['--seed']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
   process.stderr.write(`${JSON.stringify(summary)}\n`)
+  return 0
+}
+
+const INDEX_SPECS: FlagSpec[] = [
+  { name: '--partes', value: true, help: 'pasta das partições Parquet da construção' },
+  { name: '--saida', value: true, help: 'arquivo SQLite a criar' },
+  { name: '--memoria', value: true, help: 'limite de memória do DuckDB deste processo (padrão 3GB)' },
+  { name: '--tmp', value: true, help: 'pasta para o DuckDB transbordar a ordenação' },
+  { name: '--quiet', value: false, help: 'sem barra de progresso' },
+]
+
+export const INDEX_HELP = usage(
+  'dadosbr _indice-de-nomes: uso interno de `dadosbr ingest cnpj`, que o roda num processo à parte para\n' +
+    'construir o índice de nomes (busca.sqlite) enquanto escreve as fichas.',
+  'dadosbr _indice-de-nomes --partes DIR --saida ARQUIVO --tmp DIR [--memoria 3GB]',
+  INDEX_SPECS,
+)
+
+export async function indiceDeNomes(argv: string[]): Promise<number> {
+  const { flags, help } = parseArgs(argv, INDEX_SPECS, 0)
+  if (help) {
+    process.stdout.write(INDEX_HELP)
+    return 0
+  }
+  const [parts, out, tmp] = [flags['--partes'], flags['--saida'], flags['--tmp']]
+  if (typeof parts !== 'string' || typeof out !== 'string' || typeof tmp !== 'string') throw new UsageError('--partes, --saida e --tmp são obrigatórios')
+  await buildSearchIndexFromParts(parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp })
   return 0
 }

@@ -26,16 +26,11 @@ export const UNKNOWN_SITUACAO_SLOT = 7
  * Ranks compare across partitions, so a search over every UF merges the partitions' first pages.
  */
 export const RANK_BITS = 2 ** 45
-const LENGTH_UNIT = 2 ** 37
-const BRANCH_UNIT = 2 ** 36
+export const LENGTH_UNIT = 2 ** 37
+export const BRANCH_UNIT = 2 ** 36
 
 export function partitionOf(situacaoSlot: number, ufSlot: number): number {
   return situacaoSlot * 32 + ufSlot
-}
-
-/** The rank part of a rowid, without its sequence number (sequence is added by the writer). */
-export function rankBase(nameLength: number, branch: boolean): number {
-  return Math.min(nameLength, 255) * LENGTH_UNIT + (branch ? BRANCH_UNIT : 0)
 }
 
 /** Rowid range [lo, hi] of one partition. */

@@ -39,7 +39,7 @@ try {
   check('health ok with the month', body?.status === 'ok' && body.base_referencia === '2026-08', JSON.stringify(body))
   const sample = await fetch(`http://127.0.0.1:${port}/v1/cnpj/amostra`)
   const card = (await sample.json()) as { razao_social?: string; total_socios?: number }
-  check('amostra read from DuckDB', card.razao_social === 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' && card.total_socios === 6, JSON.stringify(card).slice(0, 200))
+  check('amostra read from the card store', card.razao_social === 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' && card.total_socios === 6, JSON.stringify(card).slice(0, 200))
   const docs = await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)
   check('docs assets embedded', docs.status === 200 && (await docs.text()).length > 500_000)
 } finally {

@@ -92,9 +92,10 @@ async function startServer(data: string, flags: string[]) {
         pending = lines.pop()!
         for (const line of lines) {
           if (/ (WARN|ERROR) /.test(line)) process.stderr.write(line + '\n')
-          // The prewarm logs each file it reads, cards first, cnpj.duckdb last, or the one it skips.
-          if (line.includes('cache de páginas') || line.includes('sem pré-leitura')) warmLines.push(`${fmt((performance.now() - t) / 1000)} s: ${line.replace(/^\S+ \w+ /, '')}`)
-          if (line.includes('sem pré-leitura') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))) done(warmLines.join('; '))
+          // The prewarm logs each file it reads (cnpj.duckdb last), the one it reads in part, or the one it skips.
+          const last = line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))
+          if (last || line.includes('cache de páginas')) warmLines.push(`${fmt((performance.now() - t) / 1000)} s: ${line.replace(/^\S+ \w+ /, '')}`)
+          if (last) done(warmLines.join('; '))
         }
       }
       done('sem registro')
@@ -127,7 +128,7 @@ for (const companies of sizes) {
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
   if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)}`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
-  console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}`)
+  console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}, busca_socios.sqlite ${mb(statSync(join(dir, 'busca_socios.sqlite')).size)}`)
 
   // Samples, read before the server opens the file.
   const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
@@ -158,7 +159,7 @@ for (const companies of sizes) {
   try {
     console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
     const warmed = await server.prewarmed
-    console.log(`pré-leitura de cnpj.duckdb: ${warmed}`)
+    console.log(`pré-leitura: ${warmed}`)
     const enc = encodeURIComponent
     await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
     const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))

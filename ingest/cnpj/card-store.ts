@@ -63,8 +63,9 @@ export interface CardStore {
 
 export function createCardStore(path: string): CardStore {
   const db = new Database(path, { create: true })
-  // Built once into a temporary directory and never updated: no journal, no fsync per commit.
-  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
+  // Built once into a temporary directory and never updated: the journal in memory, no fsync per
+  // commit. (journal_mode = OFF is refused by bun's SQLite: it stays 'delete'.)
+  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
   for (let p = 0; p < PARTITIONS; p++)
     for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave TEXT PRIMARY KEY, dados TEXT NOT NULL) WITHOUT ROWID`)
   return {

@@ -3,9 +3,9 @@
 // any step leaves the serving files untouched.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
+import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
 import { cardQueries, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
@@ -125,14 +125,16 @@ const PARTS_DIR = 'partes'
 const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
 const MEMORY_LIMIT = '5GB'
 /**
- * DuckDB memory while the cards (this process) and the name index (a child) are built at once:
- * the build's limit, split 40/60 (the index sorts every establishment; the cards, one partition).
+ * DuckDB memory while the cards (this process) and the two name indexes (children) are built at
+ * once: the build's limit, split 30/45/25 (the company index sorts every establishment, the partner
+ * index every partner, the cards one partition at a time).
  */
-function phaseMemory(limit: string): { cards: string; index: string } {
+function phaseMemory(limit: string): { cards: string; empresas: string; socios: string } {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(GB|GIB|MB|MIB)\s*$/i.exec(limit)
   if (!m) throw new BuildError(`limite de memória inválido: ${limit} (use, por exemplo, 5GB ou 800MB)`)
   const mb = Number(m[1]) * (m[2]!.toUpperCase().startsWith('G') ? 1024 : 1)
-  return { cards: `${Math.floor(mb * 0.4)}MB`, index: `${Math.floor(mb * 0.6)}MB` }
+  const share = (f: number) => `${Math.floor(mb * f)}MB`
+  return { cards: share(0.3), empresas: share(0.45), socios: share(0.25) }
 }
 
 /**
@@ -192,6 +194,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   lap('verificacao')
   const root = join(options.dataDir, DATASET_DIR)
   await mkdir(root, { recursive: true })
+  const releaseLock = await takeBuildLock(root)
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')
   const buildName = `${options.month}_${stamp}`
   const work = join(root, `${buildName}.tmp`)
@@ -255,23 +258,26 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     await splitPartitions(conn, work)
     lap('particoes')
 
-    // The card store and the name index are built at once from the Parquet partitions: the cards
-    // here, the index in a child process (its own DuckDB and its own JS thread: both are mostly
-    // JavaScript work, which one thread would run one after the other). This DuckDB gives memory
-    // back for the child's sort, so the two stay under the build's memory goal together.
+    // The card store and the two name indexes are built at once from the Parquet partitions: the
+    // cards here, each index in a child process (its own DuckDB and its own JS thread: all three
+    // are mostly JavaScript work, which one thread would run one after the other). This DuckDB
+    // gives memory back for the children's sorts, so together they stay under the build's limit.
     await conn.run(`SET memory_limit = '${memory.cards}'`)
-    const index = runSelf(
-      ['_indice-de-nomes', '--partes', join(work, PARTS_DIR), '--saida', join(work, SEARCH_FILE), '--tmp', join(work, 'indice.tmp'), '--memoria', memory.index, ...(options.quiet ? ['--quiet'] : [])],
-      'o índice de nomes',
+    const indexes = (['empresas', 'socios'] as const).map((kind) =>
+      runSelf(
+        ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
+          '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
+        `o índice de ${kind}`,
+      ),
     )
     const cards = createCardStore(join(work, CARDS_FILE))
     try {
       const n = await writeCards(conn, work, cards, true)
       if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
-      await index.done
+      await allSettledOrThrow(indexes.map((i) => i.done))
     } catch (err) {
-      index.kill()
-      await index.done.catch(() => {})
+      for (const i of indexes) i.kill()
+      await Promise.allSettled(indexes.map((i) => i.done))
       throw err
     } finally {
       cards.close()
@@ -300,7 +306,35 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     instance?.closeSync()
     await rm(work, { recursive: true, force: true })
     throw err
+  } finally {
+    await releaseLock()
   }
+}
+
+const LOCK_FILE = '.ingest.lock'
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * One build at a time per data directory. A build killed before it could clean up leaves its
+ * `*.tmp` directory (tens of GB for a national month); the next build removes it, once the lock
+ * shows that the process that held it is gone.
+ */
+async function takeBuildLock(root: string): Promise<() => Promise<void>> {
+  const lock = join(root, LOCK_FILE)
+  const holder = Number(await readFile(lock, 'utf8').catch(() => ''))
+  if (holder && holder !== process.pid && alive(holder))
+    throw new BuildError(`outro ingest (pid ${holder}) está construindo em ${root}; espere ele terminar ou encerre-o`)
+  for (const entry of readdirSync(root)) if (entry.endsWith('.tmp')) await rm(join(root, entry), { recursive: true, force: true })
+  await writeFile(lock, String(process.pid))
+  return () => rm(lock, { force: true })
 }
 
 /** Renames the finished build into place, points `current` at it atomically, keeps one previous build. */

@@ -10,12 +10,24 @@ import { progress } from '../lib/progress'
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
 const TOKENIZER = `tokenize="unicode61 remove_diacritics 2"`
 
-export const SEARCH_SCHEMA = `
-  CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
-  CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
-  CREATE VIRTUAL TABLE socio_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
-  CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
-`
+/** The two indexes live in two files, each written by a process of its own (see load.ts). */
+const SCHEMA = {
+  empresas: `
+    CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
+    CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);`,
+  socios: `
+    CREATE VIRTUAL TABLE socio_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
+    CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);`,
+}
+export type IndexKind = keyof typeof SCHEMA
+
+/** A new index file, written once: the journal in memory, no fsync (journal_mode OFF is refused by bun's SQLite). */
+function createIndexFile(path: string, kind: IndexKind): Database {
+  const db = new Database(path, { create: true })
+  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;')
+  db.exec(SCHEMA[kind])
+  return db
+}
 
 /**
  * Streams `columns` of the query's rows, sorted, as arrays. DuckDB packs each row into one JSON
@@ -34,12 +46,9 @@ async function* chunks(conn: DuckDBConnection, query: string, columns: string[],
   }
 }
 
-/** `from` names a relation (table, view or table function) for each source table. */
-export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'estabelecimentos' | 'empresas' | 'socios', string>, path: string, options: { quiet?: boolean } = {}): Promise<{ empresas: number; socios: number }> {
-  const db = new Database(path, { create: true })
-  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;')
-  db.exec(SEARCH_SCHEMA)
-
+/** The company name index (busca.sqlite); `from` names a relation (table, view or table function) per source table. */
+export async function buildCompanyIndex(conn: DuckDBConnection, from: Record<'estabelecimentos' | 'empresas', string>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
+  const db = createIndexFile(path, 'empresas')
   const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.estabelecimentos}`)).getRows()[0]![0])
   const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
   const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
@@ -83,26 +92,34 @@ export async function buildSearchIndex(conn: DuckDBConnection, from: Record<'est
   db.exec('COMMIT')
   bar.done()
 
-  const socioTotal = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.socios}`)).getRows()[0]![0])
-  const socioBar = progress('índice de sócios', socioTotal, { unit: 'rows', quiet: options.quiet })
-  const insertSocioFts = db.prepare('INSERT INTO socio_fts (rowid, nome) VALUES (?, ?)')
-  const insertSocioDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
+  db.exec("INSERT INTO empresa_fts(empresa_fts) VALUES('optimize')")
+  db.close()
+  return done
+}
+
+/** The partner name index (busca_socios.sqlite), ids in name order (shorter names first). */
+export async function buildPartnerIndex(conn: DuckDBConnection, from: Record<'socios', string>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
+  const db = createIndexFile(path, 'socios')
+  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.socios}`)).getRows()[0]![0])
+  const bar = progress('índice de sócios', total, { unit: 'rows', quiet: options.quiet })
+  const insertFts = db.prepare('INSERT INTO socio_fts (rowid, nome) VALUES (?, ?)')
+  const insertDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
   let id = 0
   db.exec('BEGIN')
   const socios = `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') AS entrada FROM ${from.socios} WHERE nome IS NOT NULL`
   for await (const rows of chunks(conn, socios, ['cnpj_basico', 'nome', 'qualificacao', 'entrada'], 'length(nome), nome, cnpj_basico')) {
     for (const [basico, nome, qualificacao, entrada] of rows) {
-      insertSocioFts.run(id, nome as string)
-      insertSocioDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)
+      insertFts.run(id, nome as string)
+      insertDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)
     }
-    socioBar.add(rows.length)
+    bar.add(rows.length)
     if (id % 1_000_000 < rows.length) { db.exec('COMMIT'); db.exec('BEGIN') }
   }
   db.exec('COMMIT')
-  socioBar.done()
-  db.exec("INSERT INTO empresa_fts(empresa_fts) VALUES('optimize'); INSERT INTO socio_fts(socio_fts) VALUES('optimize');")
+  bar.done()
+  db.exec("INSERT INTO socio_fts(socio_fts) VALUES('optimize')")
   db.close()
-  return { empresas: done, socios: id }
+  return id
 }
 
 export interface IndexFromPartsOptions {
@@ -114,12 +131,13 @@ export interface IndexFromPartsOptions {
 }
 
 /**
- * Builds the name index from the build's Parquet partitions (`<partsDir>/<table>/part=N/*.parquet`)
- * with a DuckDB of its own. The build runs this in a child process (`dadosbr _indice-de-nomes`):
- * the index is JavaScript work (parsing rows, FTS5 inserts) that would otherwise share one thread
- * with the card store's inserts (measured at 1.1 M establishments: 10.5 s of the index's 11 s).
+ * Builds one name index from the build's Parquet partitions (`<partsDir>/<table>/part=N/*.parquet`)
+ * with a DuckDB of its own. The build runs each in a child process (`dadosbr _indice-de-nomes`):
+ * an index is JavaScript work (FTS5 inserts) that would otherwise share one thread with the card
+ * store's inserts (measured at 1.1 M establishments: 10.5 s of the index's 11 s), and nationally the
+ * two indexes on one thread were the build's longest task, with the other core idle at the end.
  */
-export async function buildSearchIndexFromParts(partsDir: string, path: string, options: IndexFromPartsOptions): Promise<{ empresas: number; socios: number }> {
+export async function buildIndexFromParts(kind: IndexKind, partsDir: string, path: string, options: IndexFromPartsOptions): Promise<number> {
   const { DuckDBInstance } = await import('@duckdb/node-api')
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
@@ -131,7 +149,9 @@ export async function buildSearchIndexFromParts(partsDir: string, path: string, 
   const conn = await instance.connect()
   try {
     const parquet = (kind: string) => `read_parquet('${join(partsDir, kind, '*', '*.parquet').replace(/'/g, "''")}', hive_partitioning = false)`
-    return await buildSearchIndex(conn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas'), socios: parquet('socios') }, path, { quiet: options.quiet })
+    return kind === 'empresas'
+      ? await buildCompanyIndex(conn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas') }, path, { quiet: options.quiet })
+      : await buildPartnerIndex(conn, { socios: parquet('socios') }, path, { quiet: options.quiet })
   } finally {
     conn.closeSync()
     instance.closeSync()

@@ -1,7 +1,7 @@
 // `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/.
 import { basename, join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
-import { buildSearchIndexFromParts } from '../../ingest/cnpj/search-index'
+import { buildIndexFromParts } from '../../ingest/cnpj/search-index'
 import { DEFAULT_SOURCE, downloadMonth } from '../../ingest/cnpj/sources'
 import { synthCnpj } from '../../ingest/cnpj/synth'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
@@ -93,6 +93,7 @@ export async function synth(argv: string[]): Promise<number> {
 }
 
 const INDEX_SPECS: FlagSpec[] = [
+  { name: '--tipo', value: true, help: 'empresas (busca.sqlite) ou socios (busca_socios.sqlite)' },
   { name: '--partes', value: true, help: 'pasta das partições Parquet da construção' },
   { name: '--saida', value: true, help: 'arquivo SQLite a criar' },
   { name: '--memoria', value: true, help: 'limite de memória do DuckDB deste processo (padrão 3GB)' },
@@ -101,9 +102,9 @@ const INDEX_SPECS: FlagSpec[] = [
 ]
 
 export const INDEX_HELP = usage(
-  'dadosbr _indice-de-nomes: uso interno de `dadosbr ingest cnpj`, que o roda num processo à parte para\n' +
-    'construir o índice de nomes (busca.sqlite) enquanto escreve as fichas.',
-  'dadosbr _indice-de-nomes --partes DIR --saida ARQUIVO --tmp DIR [--memoria 3GB]',
+  'dadosbr _indice-de-nomes: uso interno de `dadosbr ingest cnpj`, que o roda em processos à parte para\n' +
+    'construir os índices de nomes (de empresas e de sócios) enquanto escreve as fichas.',
+  'dadosbr _indice-de-nomes --tipo empresas|socios --partes DIR --saida ARQUIVO --tmp DIR [--memoria 3GB]',
   INDEX_SPECS,
 )
 
@@ -113,8 +114,12 @@ export async function indiceDeNomes(argv: string[]): Promise<number> {
     process.stdout.write(INDEX_HELP)
     return 0
   }
-  const [parts, out, tmp] = [flags['--partes'], flags['--saida'], flags['--tmp']]
+  const [kind, parts, out, tmp] = [flags['--tipo'], flags['--partes'], flags['--saida'], flags['--tmp']]
   if (typeof parts !== 'string' || typeof out !== 'string' || typeof tmp !== 'string') throw new UsageError('--partes, --saida e --tmp são obrigatórios')
-  await buildSearchIndexFromParts(parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp })
+  if (kind !== 'empresas' && kind !== 'socios') throw new UsageError('--tipo precisa ser empresas ou socios')
+  // Killed with its build (not through the terminal's process group): stop instead of running on.
+  const parent = process.ppid
+  setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref()
+  await buildIndexFromParts(kind, parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp })
   return 0
 }

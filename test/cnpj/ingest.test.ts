@@ -1,7 +1,7 @@
 // Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
 // must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
 import { describe, expect, test } from 'bun:test'
-import { copyFileSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
@@ -58,6 +58,7 @@ describe('build from a directory', () => {
       c.closeSync()
       db.closeSync()
     }
+    for (const file of ['busca.sqlite', 'busca_socios.sqlite', 'manifest.json']) expect(existsSync(join(data, 'cnpj', 'current', file))).toBe(true)
     // SERPRO's root 33683111 ends in 11: partition 11 of the card store.
     expect(partitionOfRoot('33683111')).toBe(11)
     const cards = new Database(join(data, 'cnpj', 'current', CARDS_FILE), { readonly: true })
@@ -109,6 +110,36 @@ describe('build from a directory', () => {
   test('bad month and missing directory are refused up front', async () => {
     expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-13', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('mês de referência inválido')
     expect(buildCnpj({ sourceDir: '/nope', month: '2026-08', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('pasta de origem não existe')
+  })
+})
+
+describe('one build at a time', () => {
+  test('a build left behind by a killed ingest (dead pid in the lock, its .tmp directory) is cleaned up by the next one', async () => {
+    const data = tmp('dadosbr-lock-')
+    const stale = join(data, 'cnpj', '2026-06_20260701T000000.tmp')
+    mkdirSync(stale, { recursive: true })
+    writeFileSync(join(stale, 'cnpj.duckdb'), 'half a build')
+    const dead = Bun.spawnSync(['true']).pid // exited already
+    writeFileSync(join(data, 'cnpj', '.ingest.lock'), String(dead))
+    await buildCnpj({ sourceDir: FIXTURES, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
+    expect(existsSync(stale)).toBe(false)
+    expect(existsSync(join(data, 'cnpj', '.ingest.lock'))).toBe(false)
+    expect(readlinkSync(join(data, 'cnpj', 'current'))).toStartWith('2026-07_')
+  })
+
+  test('a lock held by a running process refuses the build and touches nothing', async () => {
+    const data = tmp('dadosbr-lock-')
+    const other = Bun.spawn(['sleep', '30'])
+    try {
+      mkdirSync(join(data, 'cnpj', '2026-06_20260701T000000.tmp'), { recursive: true })
+      writeFileSync(join(data, 'cnpj', '.ingest.lock'), String(other.pid))
+      const build = buildCnpj({ sourceDir: FIXTURES, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
+      expect(build).rejects.toThrow(new RegExp(`outro ingest \\(pid ${other.pid}\\)`))
+      await build.catch(() => {})
+      expect(readdirSync(join(data, 'cnpj')).sort()).toEqual(['.ingest.lock', '2026-06_20260701T000000.tmp'])
+    } finally {
+      other.kill()
+    }
   })
 })
 

@@ -8,7 +8,7 @@ const run = (args: string[], env: Record<string, string> = {}) => {
 }
 
 describe('dadosbr command line', () => {
-  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help']]) {
+  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help'], ['_indice-de-nomes', '--help']]) {
     test(`${args.join(' ')} prints help and exits 0`, () => {
       const r = run(args)
       expect(r.code).toBe(0)
@@ -32,6 +32,17 @@ describe('dadosbr command line', () => {
     expect(run(['deploy']).err).toBe("dadosbr: comando desconhecido 'deploy'; veja dadosbr --help\n")
     expect(run(['serve', '--frre']).err).toBe('dadosbr serve: opção desconhecida: --frre (veja --help)\n')
     expect(run(['ingest', 'cpf']).err).toBe('dadosbr ingest: base desconhecida: cpf (disponível: cnpj)\n')
+    expect(run(['_indice-de-nomes', '--partes', '/tmp']).err).toBe('dadosbr _indice-de-nomes: --partes, --saida e --tmp são obrigatórios\n')
+  })
+
+  test('a bad --memoria stops the ingest before any work, in one line', () => {
+    const r = run(['ingest', 'cnpj', '--from', '/nonexistent', '--month', '2026-08', '--memoria', 'muita'], { UV_THREADPOOL_SIZE: '8' })
+    expect(r.code).toBe(1)
+    expect(r.err).toBe('dadosbr ingest: limite de memória inválido: muita (use, por exemplo, 5GB ou 800MB)\n')
+  })
+
+  test('the internal index command is not listed in the help', () => {
+    expect(run(['--help']).out).not.toContain('_indice-de-nomes')
   })
 
   test('serve --free starts, says payments are off in its first line, and answers', async () => {

@@ -18,8 +18,12 @@ describe('prewarm', () => {
     expect(await prewarm(file(), { budgetBytes: SIZE }).done).toMatchObject({ status: 'lido', bytes: SIZE })
   })
 
-  test('skips a file bigger than the budget without reading it', async () => {
-    expect(await prewarm(file(), { budgetBytes: SIZE - 1 }).done).toMatchObject({ status: 'pulado', bytes: 0 })
+  test('reads a file bigger than the budget up to the budget', async () => {
+    expect(await prewarm(file(), { budgetBytes: SIZE - 5 * 1024 * 1024 }).done).toMatchObject({ status: 'parcial', bytes: SIZE - 5 * 1024 * 1024 })
+  })
+
+  test('no budget left: nothing read', async () => {
+    expect(await prewarm(file(), { budgetBytes: 0 }).done).toMatchObject({ status: 'pulado', bytes: 0 })
   })
 
   test('stops when asked (a new month replaced the file)', async () => {

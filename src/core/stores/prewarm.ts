@@ -8,8 +8,8 @@ import { open, stat } from 'node:fs/promises'
 import { freemem } from 'node:os'
 
 export interface PrewarmResult {
-  /** `lido`: read whole; `pulado`: bigger than the budget; `parado`: stopped (month swapped). */
-  status: 'lido' | 'pulado' | 'parado'
+  /** `lido`: read whole; `parcial`: its first budget bytes; `pulado`: no budget left; `parado`: stopped (month swapped). */
+  status: 'lido' | 'parcial' | 'pulado' | 'parado'
   bytes: number
   seconds: number
 }
@@ -29,7 +29,7 @@ export async function availableMemory(): Promise<number> {
   return freemem()
 }
 
-/** Only a file that fits in this share of the available memory is read: a bigger one would evict itself. */
+/** At most this share of the available memory is read: more would evict what was just read. */
 export const PREWARM_SHARE = 0.8
 const CHUNK = 4 * 1024 * 1024
 
@@ -40,16 +40,19 @@ export function prewarm(path: string, options: { budgetBytes?: number } = {}): P
   const done = (async () => {
     const size = (await stat(path)).size
     const budget = options.budgetBytes ?? PREWARM_SHARE * (await availableMemory())
-    if (size > budget) return result('pulado', 0)
+    // A file bigger than the budget is read up to it: for random lookups, a part in memory
+    // spares that share of the disk reads.
+    const limit = Math.max(0, Math.min(size, Math.floor(budget)))
+    if (limit === 0 && size > 0) return result('pulado', 0)
     const file = await open(path, 'r')
     try {
       const buffer = Buffer.allocUnsafe(CHUNK)
       let position = 0
       while (!stopped) {
         // One chunk at a time on the native pool: lookups' queries interleave with the reads.
-        const { bytesRead } = await file.read(buffer, 0, CHUNK, position)
-        if (bytesRead === 0) return result('lido', position)
+        const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK, limit - position), position)
         position += bytesRead
+        if (bytesRead === 0 || position >= limit) return result(limit < size ? 'parcial' : 'lido', position)
       }
       return result('parado', position)
     } finally {

@@ -6,6 +6,8 @@ export const DATASET_DIR = 'cnpj'
 export const CURRENT_LINK = 'current'
 export const DUCKDB_FILE = 'cnpj.duckdb'
 export const SEARCH_FILE = 'busca.sqlite'
+/** The partner name index, written beside the company one by a process of its own. */
+export const PARTNER_SEARCH_FILE = 'busca_socios.sqlite'
 /** The card store: one row per establishment, keyed by CNPJ, for point lookups (see FICHA). */
 export const CARDS_FILE = 'fichas.sqlite'
 export const MANIFEST_FILE = 'manifest.json'

@@ -278,8 +278,8 @@ function razaoSocial(files: CnpjFiles, root: string): string | null {
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
   const match = requiredMatch(q.nome)
   const offset = pageOffset(q.pagina, q.por_pagina)
-  const count = files.search.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
-  const rows = files.search.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  const count = files.partnerSearch.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
+  const rows = files.partnerSearch.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
   const names = new Map(roots.map((root) => [root, razaoSocial(files, root)]))
   return {

@@ -10,14 +10,17 @@ import type { Config } from '../../core/config'
 import { openDuckDb } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
-import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, SEARCH_FILE } from './layout'
+import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
 import { CardStoreReader } from './cards'
 import { SQL } from './queries'
 
 export type Lookup = Map<string, string | null>
 
 export interface CnpjFiles {
+  /** The company name index. */
   search: Database
+  /** The partner name index. */
+  partnerSearch: Database
   /** The card store: cards and partners by CNPJ and root. */
   cards: CardStoreReader
   /** The background read of the served files into the OS page cache (--prewarm), stopped on close. */
@@ -48,23 +51,32 @@ async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
 
 async function openFiles(dir: string): Promise<CnpjFiles> {
   const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
-  if (!existsSync(join(dir, CARDS_FILE)))
-    throw new Error(`${dir} não tem ${CARDS_FILE} (base construída por uma versão anterior); rode 'dadosbr ingest cnpj' de novo`)
+  for (const file of [CARDS_FILE, PARTNER_SEARCH_FILE])
+    if (!existsSync(join(dir, file))) throw new Error(`${dir} não tem ${file} (base construída por uma versão anterior); rode 'dadosbr ingest cnpj' de novo`)
   const lookups = await readLookups(join(dir, DUCKDB_FILE))
-  const search = new Database(join(dir, SEARCH_FILE), { readonly: true })
+  const opened: { close(): void }[] = []
+  const open = <T extends { close(): void }>(file: T) => (opened.push(file), file)
   try {
-    return { search, cards: new CardStoreReader(join(dir, CARDS_FILE)), referencia: manifest.referencia, lookups }
+    return {
+      search: open(new Database(join(dir, SEARCH_FILE), { readonly: true })),
+      partnerSearch: open(new Database(join(dir, PARTNER_SEARCH_FILE), { readonly: true })),
+      cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
+      referencia: manifest.referencia,
+      lookups,
+    }
   } catch (err) {
-    search.close()
+    for (const file of opened) file.close()
     throw err
   }
 }
 
 /**
- * Reads the served files into the OS page cache in the order requests need them (cards: every
- * lookup and search result; names; DuckDB: partners), each only while the running total fits in
- * PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free, so
- * it is not re-read between files: a later file would evict an earlier, hotter one).
+ * Reads the served files into the OS page cache, most valuable first, while the running total fits
+ * in PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free,
+ * so it is not re-read between files: a later file would evict an earlier, hotter one); the file
+ * that crosses the budget is read in part. The name indexes go first: a search reads many pages of
+ * its index (each word's list), a lookup 3-4 pages of the card store. Measured nationally with the
+ * card store read and the name index not: rare-name search p95 158 ms; a lookup from disk, p50 1.0 ms.
  */
 function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): void } {
   let current: Prewarm | undefined
@@ -72,17 +84,19 @@ function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): v
   const gb = (bytes: number) => Math.round(bytes / 1e8) / 10
   void (async () => {
     let budget = PREWARM_SHARE * (await availableMemory())
-    for (const name of [CARDS_FILE, SEARCH_FILE, DUCKDB_FILE]) {
+    for (const name of [SEARCH_FILE, PARTNER_SEARCH_FILE, CARDS_FILE, DUCKDB_FILE]) {
       if (stopped) return
       current = prewarm(join(dir, name), { budgetBytes: budget })
       const r = await current.done
       if (r.status === 'parado') return
       if (r.status === 'pulado') {
-        log.info(`${name} maior que a memória que resta: sem pré-leitura (--prewarm)`, { referencia })
+        log.info(`${name}: sem memória para a pré-leitura (--prewarm)`, { referencia })
         return
       }
       budget -= r.bytes
-      log.info(`${name} lido para o cache de páginas do sistema`, { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
+      const how = r.status === 'lido' ? 'lido' : 'lido em parte'
+      log.info(`${name} ${how} para o cache de páginas do sistema`, { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
+      if (r.status === 'parcial') return
     }
   })().catch((err) => log.warn('pré-leitura falhou', { referencia, erro: err instanceof Error ? err.message : String(err) }))
   return {
@@ -109,6 +123,7 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
     (files) => {
       files.prewarm?.stop()
       files.search.close()
+      files.partnerSearch.close()
       files.cards.close()
     },
     (err) => log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) }),

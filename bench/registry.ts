@@ -1,6 +1,6 @@
 // Registry benchmark on synthetic dumps in the real format: ingest time, peak memory and file
 // sizes; lookup latency and throughput (beside a bare Bun Response); search latency; server RSS.
-// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse]`. Figures go to stdout.
+// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse] [--pausar-damon]`. Figures go to stdout.
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -11,6 +11,11 @@ const sizes = opt('--companies', '1000000').split(',').map(Number)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
 /** Serve an earlier build of the same size again instead of ingesting (to iterate on the server). */
 const reuse = args.includes('--reuse')
+/** Also measure the server with the kernel's DAMON page-out paused (root; restored afterwards). */
+const pauseDamon = args.includes('--pausar-damon')
+const DAMON = '/sys/kernel/mm/damon/admin/kdamonds/0/state'
+const damonState = () => { try { return readFileSync(DAMON, 'utf8').trim() } catch { return 'ausente' } }
+const setDamon = (state: 'on' | 'off') => writeFileSync(DAMON, state)
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]! }
@@ -135,8 +140,14 @@ for (const companies of sizes) {
   const c = await db.connect()
   // Distinct CNPJs: 200 to warm up, 2000 each for /empresa, /completo, from disk and /socios, the
   // rest for the load (more than it sends in 10 s, so every request is a CNPJ not asked before).
-  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 300000')).getRows().map((r) => String(r[0]))
-  const [warm, cnpjs, completos, disk, sociosCnpjs, cold] = [sample.slice(0, 200), sample.slice(200, 2200), sample.slice(2200, 4200), sample.slice(4200, 6200), sample.slice(6200, 8200), sample.slice(8200)]
+  const sample = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 402000')).getRows().map((r) => String(r[0]))
+  const disk = sample.slice(0, 2000)
+  // Per pass: warm-up, /empresa, /completo, /socios and /situacao, and the load's CNPJs.
+  const passes = [0, 1].map((k) => {
+    const at = 2000 + k * 200_000
+    const take = (from: number, n: number) => sample.slice(at + from, at + from + n)
+    return [take(0, 200), take(200, 2000), take(2200, 2000), take(4200, 2000), take(6200, 190_000)] as const
+  })
   const rare = (await c.runAndReadAll("SELECT m.razao_social FROM estabelecimentos e JOIN empresas m USING (cnpj_basico) WHERE e.situacao = '02' USING SAMPLE 50")).getRows().map((r) => String(r[0]))
   const partners = (await c.runAndReadAll('SELECT nome FROM socios USING SAMPLE 50')).getRows().map((r) => String(r[0]))
   const cnae = String((await c.runAndReadAll("SELECT cnae_principal FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")).getRows()[0]![0])
@@ -154,54 +165,72 @@ for (const companies of sizes) {
       await server.stop()
     }
   }
-  const server = await startServer(data, [])
-  const base = server.base
-  try {
-    console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
-    const warmed = await server.prewarmed
-    console.log(`pré-leitura: ${warmed}`)
-    const enc = encodeURIComponent
-    await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
-    const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
-    const completo = await timed(completos.map((x) => `${base}/v1/cnpj/empresa/${x}/completo`))
-    const socios = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}/socios`))
-    const situacao = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/situacao/${x}`))
-    const cached = await timed(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
-    console.log(`/empresa (1 cliente, ${empresa.n} pedidos): p50 ${fmt(empresa.p50)} ms, p99 ${fmt(empresa.p99)} ms`)
-    console.log(`/completo (1 cliente): p50 ${fmt(completo.p50)} ms, p99 ${fmt(completo.p99)} ms`)
-    console.log(`/socios (1 cliente): p50 ${fmt(socios.p50)} ms, p99 ${fmt(socios.p99)} ms`)
-    console.log(`/situacao, mesmos CNPJs logo depois (1 cliente): p50 ${fmt(situacao.p50)} ms, p99 ${fmt(situacao.p99)} ms`)
-    console.log(`/empresa repetida (páginas já lidas): p50 ${fmt(cached.p50)} ms, p99 ${fmt(cached.p99)} ms`)
-    const searches: [string, string[]][] = [
-      ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS'].map((w) => `${base}/v1/cnpj/busca?nome=${w}`)],
-      ['busca nome comum + uf (SP, AC)', ['COMERCIO', 'SILVA', 'SERVICOS'].flatMap((w) => ['SP', 'AC'].map((uf) => `${base}/v1/cnpj/busca?nome=${w}&uf=${uf}`))],
-      ['busca nome raro (razão social inteira)', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}`)],
-      ['busca nome raro + uf', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}&uf=SP`)],
-      ['busca dois termos comuns raros juntos (COMERCIO JOAO)', [`${base}/v1/cnpj/busca?nome=COMERCIO%20JOAO`, `${base}/v1/cnpj/busca?nome=FARMACIA%20SILVA`]],
-      ['socio/busca comum (SILVA, MARIA)', ['SILVA', 'MARIA', 'JOSE SANTOS'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
-      ['socio/busca raro (nome inteiro)', partners.map((n) => `${base}/v1/cnpj/socio/busca?nome=${enc(n)}`)],
-      [`filtros: uf + cnae + situacao (cnae ${cnae})`, ['SP', 'AC', 'MG'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}&cnae=${cnae}&situacao=ativa`)],
-      ['filtros: uf só', ['SP', 'RR'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}`)],
-    ]
-    for (const [name, urls] of searches) {
-      const r = await timed(urls, Math.max(1, Math.ceil(40 / urls.length)))
-      console.log(`${name}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms (${r.n} pedidos)`)
+  /** The server as shipped (prewarm on), measured with one set of never-asked CNPJs. */
+  const measureServer = async (pass: number) => {
+    const [warm, cnpjs, completos, sociosCnpjs, cold] = passes[pass]!
+    const server = await startServer(data, [])
+    const base = server.base
+    try {
+      console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
+      const warmed = await server.prewarmed
+      console.log(`pré-leitura: ${warmed}`)
+      const enc = encodeURIComponent
+      await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
+      const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
+      const completo = await timed(completos.map((x) => `${base}/v1/cnpj/empresa/${x}/completo`))
+      const socios = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}/socios`))
+      const situacao = await timed(sociosCnpjs.map((x) => `${base}/v1/cnpj/situacao/${x}`))
+      const cached = await timed(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
+      console.log(`/empresa (1 cliente, ${empresa.n} pedidos): p50 ${fmt(empresa.p50)} ms, p99 ${fmt(empresa.p99)} ms`)
+      console.log(`/completo (1 cliente): p50 ${fmt(completo.p50)} ms, p99 ${fmt(completo.p99)} ms`)
+      console.log(`/socios (1 cliente): p50 ${fmt(socios.p50)} ms, p99 ${fmt(socios.p99)} ms`)
+      console.log(`/situacao, mesmos CNPJs logo depois (1 cliente): p50 ${fmt(situacao.p50)} ms, p99 ${fmt(situacao.p99)} ms`)
+      console.log(`/empresa repetida (páginas já lidas): p50 ${fmt(cached.p50)} ms, p99 ${fmt(cached.p99)} ms`)
+      const searches: [string, string[]][] = [
+        ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS'].map((w) => `${base}/v1/cnpj/busca?nome=${w}`)],
+        ['busca nome comum + uf (SP, AC)', ['COMERCIO', 'SILVA', 'SERVICOS'].flatMap((w) => ['SP', 'AC'].map((uf) => `${base}/v1/cnpj/busca?nome=${w}&uf=${uf}`))],
+        ['busca nome raro (razão social inteira)', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}`)],
+        ['busca nome raro + uf', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}&uf=SP`)],
+        ['busca dois termos comuns raros juntos (COMERCIO JOAO)', [`${base}/v1/cnpj/busca?nome=COMERCIO%20JOAO`, `${base}/v1/cnpj/busca?nome=FARMACIA%20SILVA`]],
+        ['socio/busca comum (SILVA, MARIA)', ['SILVA', 'MARIA', 'JOSE SANTOS'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
+        ['socio/busca raro (nome inteiro)', partners.map((n) => `${base}/v1/cnpj/socio/busca?nome=${enc(n)}`)],
+        [`filtros: uf + cnae + situacao (cnae ${cnae})`, ['SP', 'AC', 'MG'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}&cnae=${cnae}&situacao=ativa`)],
+        ['filtros: uf só', ['SP', 'RR'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}`)],
+      ]
+      for (const [name, urls] of searches) {
+        const r = await timed(urls, Math.max(1, Math.ceil(40 / urls.length)))
+        console.log(`${name}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms (${r.n} pedidos)`)
+      }
+      const loaded = await load(cold.map((x) => `${base}/v1/cnpj/empresa/${x}`))
+      const loadedHot = await load(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
+      const rss = rssOf(server.pid)
+      // The same load against a bare Bun server answering a fixed JSON, measured in the same run.
+      const barePort = 41000 + Math.floor(Math.random() * 10000)
+      const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${barePort}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
+      await Bun.sleep(300)
+      const bareLoad = await load([`http://127.0.0.1:${barePort}/`])
+      bare.kill()
+      const ratio = (rps: number) => `${((100 * rps) / bareLoad.rps).toFixed(1)} % do Bun puro`
+      console.log(`vazão /empresa, CNPJs nunca pedidos (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors} → ${ratio(loaded.rps)}`)
+      console.log(`vazão /empresa, 1000 CNPJs repetidos: ${loadedHot.rps} req/s, p50 ${loadedHot.p50} ms, p99 ${loadedHot.p99} ms, erros ${loadedHot.errors} → ${ratio(loadedHot.rps)}`)
+      console.log(`vazão Bun puro (mesma carga): ${bareLoad.rps} req/s`)
+      console.log(`RSS do servidor após a carga: ${mb(rss.rss)} (pico ${mb(rss.hwm)})`)
+    } finally {
+      await server.stop()
     }
-    const loaded = await load(cold.map((x) => `${base}/v1/cnpj/empresa/${x}`))
-    const loadedHot = await load(cnpjs.slice(0, 1000).map((x) => `${base}/v1/cnpj/empresa/${x}`))
-    const rss = rssOf(server.pid)
-    // The same load against a bare Bun server answering a fixed JSON, measured in the same run.
-    const barePort = 41000 + Math.floor(Math.random() * 10000)
-    const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${barePort}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
-    await Bun.sleep(300)
-    const bareLoad = await load([`http://127.0.0.1:${barePort}/`])
-    bare.kill()
-    const ratio = (rps: number) => `${((100 * rps) / bareLoad.rps).toFixed(1)} % do Bun puro`
-    console.log(`vazão /empresa, CNPJs nunca pedidos (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors} → ${ratio(loaded.rps)}`)
-    console.log(`vazão /empresa, 1000 CNPJs repetidos: ${loadedHot.rps} req/s, p50 ${loadedHot.p50} ms, p99 ${loadedHot.p99} ms, erros ${loadedHot.errors} → ${ratio(loadedHot.rps)}`)
-    console.log(`vazão Bun puro (mesma carga): ${bareLoad.rps} req/s`)
-    console.log(`RSS do servidor após a carga: ${mb(rss.rss)} (pico ${mb(rss.hwm)})`)
-  } finally {
-    await server.stop()
+  }
+  await measureServer(0)
+  // This VM pages out file pages idle for 30 s (DAMON), so nationally part of each file is read
+  // from disk again: measured once more with DAMON paused, as on an ordinary server.
+  if (pauseDamon && damonState() === 'on') {
+    console.log('\n-- de novo, com o DAMON do kernel pausado (como num servidor comum) --')
+    setDamon('off')
+    const restore = () => { setDamon('on'); process.exit(130) }
+    process.once('SIGINT', restore).once('SIGTERM', restore)
+    try {
+      await measureServer(1)
+    } finally {
+      setDamon('on')
+    }
   }
 }

@@ -25,7 +25,7 @@ export const SETTINGS = {
   facilitatorHeaders: { env: 'X402_FACILITATOR_HEADERS', flag: '--facilitator-headers', help: 'cabeçalhos de autenticação do facilitador, em JSON' },
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
-  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê os arquivos servidos (fichas, busca, cnpj.duckdb) em segundo plano para o cache de páginas do sistema, enquanto couberem em 80 % da memória disponível (padrão 1; 0 desliga)' },
+  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
 } as const
 export type SettingName = keyof typeof SETTINGS

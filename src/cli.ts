@@ -3,6 +3,7 @@
 import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
+import { selfCommand } from '../ingest/lib/self'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 
@@ -33,8 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
  * which deadlocks a small pool, so `ingest` re-runs itself with a larger one when none was set.
  */
 async function rerunWithThreadPool(argv: string[]): Promise<number> {
-  const self = Bun.main.startsWith('/$bunfs/') ? [process.execPath] : [process.execPath, Bun.main]
-  const child = Bun.spawn([...self, ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stdio: ['inherit', 'inherit', 'inherit'] })
+  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited
 }

@@ -160,10 +160,12 @@ function partRelation(workDir: string, kind: (typeof PARTITIONED_TABLES)[number]
   return existsSync(dir) ? `read_parquet(${sqlPath(join(dir, '*.parquet'))}, hive_partitioning = false)` : `(SELECT * FROM ${kind} LIMIT 0)`
 }
 
-/** Fills the card store, partition by partition; returns the establishment cards written. */
-async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardStore, quiet?: boolean): Promise<number> {
+/**
+ * Fills the card store, partition by partition; returns the establishment cards written. It shows
+ * no bar of its own: the company index, built at the same time, shows the phase's progress.
+ */
+async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardStore): Promise<number> {
   let written = 0
-  const bar = progress('fichas', PARTITIONS, { unit: 'rows', quiet })
   for (let p = 0; p < PARTITIONS; p++) {
     const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<(typeof PARTITIONED_TABLES)[number], string>
     const queries = cardQueries(from)
@@ -171,9 +173,7 @@ async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardSt
       const n = await cards.write(conn, table, p, queries[table])
       if (table === 'estabelecimentos') written += n
     }
-    bar.add(1)
   }
-  bar.done()
   return written
 }
 
@@ -272,7 +272,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     )
     const cards = createCardStore(join(work, CARDS_FILE))
     try {
-      const n = await writeCards(conn, work, cards, true)
+      const n = await writeCards(conn, work, cards)
       if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
       await allSettledOrThrow(indexes.map((i) => i.done))
     } catch (err) {

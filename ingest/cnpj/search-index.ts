@@ -57,8 +57,8 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: Record<'es
   // Rows in rowid order: partition (situação slot * 32 + UF slot), then the static rank (shorter
   // legal names first, headquarters before branches), then CNPJ, so equal queries page the same way.
   // DuckDB computes each row's rank base (rowid less its sequence number) and its indexed text,
-  // names and filter words: the JS side only numbers equal bases and inserts (it was the build's
-  // slowest thread, parsing a JSON row and assembling words: 1.1 M establishments 7.5 -> s).
+  // names and filter words: the JS side only numbers equal bases and inserts (measured at 1.1 M
+  // establishments, whole index: 12-14 s when JS parsed a JSON row and assembled the words, 11.5 s).
   const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
   const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
   const token = (make: (code: string) => string, column: string) => `'${make('')}' || ${column}`

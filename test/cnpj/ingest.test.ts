@@ -134,8 +134,7 @@ describe('one build at a time', () => {
       mkdirSync(join(data, 'cnpj', '2026-06_20260701T000000.tmp'), { recursive: true })
       writeFileSync(join(data, 'cnpj', '.ingest.lock'), String(other.pid))
       const build = buildCnpj({ sourceDir: FIXTURES, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
-      expect(build).rejects.toThrow(new RegExp(`outro ingest \\(pid ${other.pid}\\)`))
-      await build.catch(() => {})
+      await expect(build).rejects.toThrow(new RegExp(`outro ingest \\(pid ${other.pid}\\)`))
       expect(readdirSync(join(data, 'cnpj')).sort()).toEqual(['.ingest.lock', '2026-06_20260701T000000.tmp'])
     } finally {
       other.kill()

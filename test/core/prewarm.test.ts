@@ -35,7 +35,7 @@ describe('prewarm', () => {
   })
 
   test('a missing file fails its promise, not the process', async () => {
-    expect(prewarm('/nonexistent/cnpj.duckdb').done).rejects.toThrow()
+    await expect(prewarm('/nonexistent/cnpj.duckdb').done).rejects.toThrow()
   })
 
   test('available memory is a positive number of bytes', async () => {

@@ -1,5 +1,5 @@
-// The registry's open files: the card store (SQLite: cards and partners), the name index (SQLite
-// FTS5), the manifest, and the small code tables, read from the month's DuckDB file into memory.
+// The registry's open files: the card store (SQLite: cards and partners), the two name indexes
+// (SQLite FTS5), the manifest, and the small code tables, read from the month's DuckDB file into memory.
 // Follows data/cnpj/current, so a new month is picked up live.
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync } from 'node:fs'

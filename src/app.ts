@@ -25,16 +25,21 @@ export interface AppOptions {
   payments?: PaymentLayer | null
 }
 
-/** Opens every dataset's files (a missing one leaves the service degraded, not down). */
-export async function openStores(config: Config, log: Logger): Promise<Map<string, DatasetStore | null>> {
+/**
+ * Opens every dataset's files (a missing one leaves the service degraded, not down); `failures`
+ * gets why each one that did not open failed, for /v1/health.
+ */
+export async function openStores(config: Config, log: Logger, failures = new Map<string, string>()): Promise<Map<string, DatasetStore | null>> {
   const stores = new Map<string, DatasetStore | null>()
   for (const ds of DATASETS) {
     if (!ds.open) continue
     try {
       stores.set(ds.name, await ds.open(config, log))
     } catch (err) {
-      log.warn('base indisponível', { base: ds.name, motivo: err instanceof Error ? err.message : String(err) })
+      const motivo = err instanceof Error ? err.message : String(err)
+      log.warn('base indisponível', { base: ds.name, motivo })
       stores.set(ds.name, null)
+      failures.set(ds.name, motivo)
     }
   }
   return stores
@@ -43,11 +48,13 @@ export async function openStores(config: Config, log: Logger): Promise<Map<strin
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.logLevel)
   const payments = options.payments !== undefined ? options.payments : createPayments(config, log, DATASETS, ROUTES)
+  const openFailures = new Map<string, string>()
   const ctx: AppContext = {
     config,
     log,
     datasets: DATASETS,
-    stores: await openStores(config, log),
+    stores: await openStores(config, log, openFailures),
+    openFailures,
     checkResponses: options.checkResponses ?? false,
     payments,
   }

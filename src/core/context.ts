@@ -9,6 +9,8 @@ export interface AppContext {
   log: Logger
   datasets: Dataset[]
   stores: Map<string, DatasetStore | null>
+  /** Why a dataset whose store is null did not open (missing files, a build of another version). */
+  openFailures: Map<string, string>
   /** Parse every response with its route's zod schema (on in tests; off in production for speed). */
   checkResponses: boolean
   /** The payment layer; null in --free mode. */

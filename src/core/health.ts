@@ -24,7 +24,7 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     const store = ctx.stores.get(ds.name)
     const h = store
       ? await store.health().catch((e: Error) => ({ ok: false, motivo: `não abre: ${e.message}`, referencia: null }))
-      : { ok: false, motivo: `arquivo de dados ausente em ${ctx.config.dataDir}; rode 'dadosbr ingest ${ds.name}'`, referencia: null }
+      : { ok: false, motivo: ctx.openFailures.get(ds.name) ?? `arquivo de dados ausente em ${ctx.config.dataDir}; rode 'dadosbr ingest ${ds.name}'`, referencia: null }
     bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
   }
   const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)

@@ -5,7 +5,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
+import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
 import { cardQueries, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
@@ -30,6 +30,8 @@ export interface Reject {
 
 export interface Manifest {
   base: 'RFB/CNPJ'
+  /** Layout version of the files (FORMAT in src/datasets/cnpj/layout.ts). */
+  formato: number
   referencia: string
   construido_em: string
   arquivos: { nome: string; bytes: number; sha256: string; bytes_csv: number }[]
@@ -292,6 +294,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
     const manifest: Manifest = {
       base: 'RFB/CNPJ',
+      formato: FORMAT,
       referencia: options.month,
       construido_em: new Date().toISOString(),
       arquivos: sources.map((s) => ({ nome: basename(s.path), bytes: s.size, sha256: s.sha256, bytes_csv: s.entry.uncompressedSize })),

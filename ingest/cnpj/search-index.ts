@@ -3,8 +3,9 @@
 // situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { BRANCH_UNIT, filterToken, LENGTH_UNIT, RANK_BITS, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, INDEX_PASSES, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
@@ -29,97 +30,125 @@ function createIndexFile(path: string, kind: IndexKind): Database {
   return db
 }
 
+/** Rows per string crossing from DuckDB to JavaScript (see rowsOf). */
+const BATCH = 2048
+
 /**
- * Streams `columns` of the query's rows, sorted, as arrays. DuckDB packs each row into one JSON
- * array: converting one string per row is ~2x cheaper than ten values (measured at 1.1 M rows:
- * getRows 7.7 s of a 10.7 s name index; the FTS5 inserts themselves take 1.6 s).
+ * Streams the query's rows in `orderBy` order, as arrays of text fields ('' for null), a chunk at a
+ * time. DuckDB packs BATCH rows into one string (fields joined by 0x1F, rows by 0x1E; no indexed
+ * value holds either, see ingest/lib/fifo.ts): a string crossing into JavaScript costs ~1 µs, so
+ * one per batch instead of one JSON row took the company index from 8.2 to 5.9 s and the
+ * partner index from 3.3 to 2.3 s at 1.1 M establishments.
  */
-async function* chunks(conn: DuckDBConnection, query: string, columns: string[], orderBy: string) {
-  const result = await conn.stream(`SELECT json_array(${columns.join(', ')})::VARCHAR AS linha FROM (${query}) ORDER BY ${orderBy}`)
+async function* rowsOf(conn: DuckDBConnection, query: string, columns: string[], orderBy: string): AsyncIterable<string[][]> {
+  const line = `concat(${columns.map((c) => `${c}::VARCHAR`).join(', chr(31), ')})`
+  const result = await conn.stream(`
+    SELECT string_agg(${line}, chr(30) ORDER BY ${orderBy}) AS lote
+    FROM (SELECT *, (row_number() OVER (ORDER BY ${orderBy}) - 1) // ${BATCH} AS n_lote FROM (${query}))
+    GROUP BY n_lote ORDER BY n_lote`)
   for (;;) {
     const chunk = await result.fetchChunk()
     if (!chunk || chunk.rowCount === 0) return
     const vector = chunk.getColumnVector(0)
-    const rows: unknown[][] = new Array(chunk.rowCount)
-    for (let i = 0; i < chunk.rowCount; i++) rows[i] = JSON.parse(vector.getItem(i) as string)
+    const rows: string[][] = []
+    for (let i = 0; i < chunk.rowCount; i++) for (const row of (vector.getItem(i) as string).split('\x1e')) rows.push(row.split('\x1f'))
     yield rows
   }
 }
 
-/** The company name index (busca.sqlite); `from` names a relation (table, view or table function) per source table. */
-export async function buildCompanyIndex(conn: DuckDBConnection, from: Record<'estabelecimentos' | 'empresas', string>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
-  const db = createIndexFile(path, 'empresas')
-  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.estabelecimentos}`)).getRows()[0]![0])
-  const bar = progress('índice de nomes', total, { unit: 'rows', quiet: options.quiet })
-  const insertFts = db.prepare('INSERT INTO empresa_fts (rowid, nome) VALUES (?, ?)')
-  // A result's other fields come from the card store; the doc holds what a search filters on.
-  const insertDoc = db.prepare('INSERT INTO empresa_doc VALUES (?, ?, ?)')
-  // Rows in rowid order: partition (situação slot * 32 + UF slot), then the static rank (shorter
-  // legal names first, headquarters before branches), then CNPJ, so equal queries page the same way.
-  // DuckDB computes each row's rank base (rowid less its sequence number) and its indexed text,
-  // names and filter words: the JS side only numbers equal bases and inserts (measured at 1.1 M
-  // establishments, whole index: 12-14 s when JS parsed a JSON row and assembled the words, 11.5 s).
-  const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
-  const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
-  const token = (make: (code: string) => string, column: string) => `'${make('')}' || ${column}`
-  const sql = `
-    SELECT (${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END)::DOUBLE AS base,
-           e.cnpj,
-           concat_ws(' ', m.razao_social, e.nome_fantasia, ${token(filterToken.cnae, 'e.cnae_principal')}, ${token(filterToken.municipio, 'e.municipio')}, ${token(filterToken.porte, 'm.porte')}) AS nome,
-           CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
-    FROM ${from.estabelecimentos} e LEFT JOIN ${from.empresas} m USING (cnpj_basico)
-    ORDER BY base, e.cnpj`
-  let base = -1
-  let seq = 0
-  let done = 0
-  db.exec('BEGIN')
-  const result = await conn.stream(sql)
-  for (;;) {
-    const chunk = await result.fetchChunk()
-    if (!chunk || chunk.rowCount === 0) break
-    const [bases, cnpjs, nomes, aberturas] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i))
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const b = bases!.getItem(i) as number
-      if (b !== base) { base = b; seq = 0 }
-      const id = b + seq++
-      insertFts.run(id, nomes!.getItem(i) as string)
-      insertDoc.run(id, cnpjs!.getItem(i) as string, aberturas!.getItem(i) as number | null)
-    }
-    done += chunk.rowCount
-    bar.add(chunk.rowCount)
-    if (done % 1_000_000 < chunk.rowCount) { db.exec('COMMIT'); db.exec('BEGIN') }
-  }
-  db.exec('COMMIT')
-  bar.done()
+/** The relations of one index pass (a group of root partitions); null when it has no rows of the driving table. */
+export type PassRelations<K extends string> = (pass: number) => Record<K, string> | null
 
-  db.exec("INSERT INTO empresa_fts(empresa_fts) VALUES('optimize')")
-  db.close()
+/**
+ * Writes one text index in INDEX_PASSES passes (see DOC_KEY_UNIT in layout.ts). `rows(pass)`
+ * yields [rank, text, ...doc columns] in rank order; a row's rowid is its rank plus its doc key,
+ * and its doc row is keyed by the doc key, so each doc table is written in key order. FTS5
+ * flushes its pending terms whenever a rowid goes back, once per pass; a 64 MB hash (1 MB by
+ * default) makes fewer, larger segments before the final merge.
+ */
+async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
+  const bar = progress(kind === 'empresas' ? 'índice de nomes' : 'índice de sócios', total, { unit: 'rows', quiet: options.quiet })
+  const fts = kind === 'empresas' ? 'empresa_fts' : 'socio_fts'
+  db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('hashsize', ${64 * 1024 * 1024})`)
+  const insertFts = db.prepare(`INSERT INTO ${fts} (rowid, nome) VALUES (?, ?)`)
+  const insertDoc = db.prepare(kind === 'empresas' ? 'INSERT INTO empresa_doc VALUES (?, ?, ?)' : 'INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
+  let done = 0
+  for (let pass = 0; pass < INDEX_PASSES; pass++) {
+    const partition = rows(pass)
+    if (!partition) continue
+    db.exec('BEGIN')
+    let key = pass * PASS_UNIT
+    let n = 0
+    for await (const chunk of partition) {
+      for (const row of chunk) {
+        insertFts.run(Number(row[0]) + key, row[1]!)
+        insertDoc.run(key++, ...doc(row))
+      }
+      n += chunk.length
+      bar.add(chunk.length)
+    }
+    db.exec('COMMIT')
+    done += n
+  }
+  bar.done()
+  db.exec(`INSERT INTO ${fts}(${fts}) VALUES('optimize')`)
   return done
 }
 
-/** The partner name index (busca_socios.sqlite), ids in name order (shorter names first). */
-export async function buildPartnerIndex(conn: DuckDBConnection, from: Record<'socios', string>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
-  const db = createIndexFile(path, 'socios')
-  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${from.socios}`)).getRows()[0]![0])
-  const bar = progress('índice de sócios', total, { unit: 'rows', quiet: options.quiet })
-  const insertFts = db.prepare('INSERT INTO socio_fts (rowid, nome) VALUES (?, ?)')
-  const insertDoc = db.prepare('INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
-  let id = 0
-  db.exec('BEGIN')
-  const socios = `SELECT cnpj_basico, nome, qualificacao, strftime(data_entrada, '%Y-%m-%d') AS entrada FROM ${from.socios} WHERE nome IS NOT NULL`
-  for await (const rows of chunks(conn, socios, ['cnpj_basico', 'nome', 'qualificacao', 'entrada'], 'length(nome), nome, cnpj_basico')) {
-    for (const [basico, nome, qualificacao, entrada] of rows) {
-      insertFts.run(id, nome as string)
-      insertDoc.run(id++, basico as string, nome as string, qualificacao as string | null, entrada as string | null)
-    }
-    bar.add(rows.length)
-    if (id % 1_000_000 < rows.length) { db.exec('COMMIT'); db.exec('BEGIN') }
+const count = async (conn: DuckDBConnection, relation: string) => Number((await conn.runAndReadAll(`SELECT count(*) FROM ${relation}`)).getRows()[0]![0])
+
+/**
+ * The company name index (busca.sqlite). Per pass, DuckDB computes each row's rank
+ * (situação/UF partition, name length, headquarters first) and its indexed text: names and filter
+ * words (measured at 1.1 M establishments, whole index: 12-14 s when JS assembled the words, 11.5 s).
+ */
+export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelations<'estabelecimentos' | 'empresas'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
+  const db = createIndexFile(path, 'empresas')
+  let total = 0
+  for (let pass = 0; pass < INDEX_PASSES; pass++) { const r = from(pass); if (r) total += await count(conn, r.estabelecimentos) }
+  const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
+  const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
+  const token = (make: (code: string) => string, column: string) => `'${make('')}' || ${column}`
+  const rows = (p: number) => {
+    const r = from(p)
+    if (!r) return null
+    // A root listed twice in Empresas must not index its establishments twice.
+    return rowsOf(conn, `
+      SELECT ${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END AS rank,
+             concat_ws(' ', m.razao_social, e.nome_fantasia, ${token(filterToken.cnae, 'e.cnae_principal')}, ${token(filterToken.municipio, 'e.municipio')},
+                       ${token(filterToken.porte, 'm.porte')}, '${filterToken.qualquer}') AS nome,
+             e.cnpj, CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
+      FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)`,
+      ['rank', 'nome', 'cnpj', 'abertura'], 'rank, cnpj')
   }
-  db.exec('COMMIT')
-  bar.done()
-  db.exec("INSERT INTO socio_fts(socio_fts) VALUES('optimize')")
-  db.close()
-  return id
+  // Doc row: CNPJ, opening date as YYYYMMDD.
+  const doc = (row: string[]) => [row[2]!, row[3] ? Number(row[3]) : null]
+  try {
+    return await writeIndex(db, 'empresas', total, rows, doc, options)
+  } finally {
+    db.close()
+  }
+}
+
+/** The partner name index (busca_socios.sqlite): rank = name length (shorter names first), then name order within a pass. */
+export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelations<'socios'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
+  const db = createIndexFile(path, 'socios')
+  let total = 0
+  for (let pass = 0; pass < INDEX_PASSES; pass++) { const r = from(pass); if (r) total += await count(conn, `(SELECT 1 FROM ${r.socios} WHERE nome IS NOT NULL)`) }
+  const rows = (p: number) => {
+    const r = from(p)
+    if (!r) return null
+    return rowsOf(conn, `
+      SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, strftime(data_entrada, '%Y-%m-%d') AS entrada
+      FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico')
+  }
+  // Doc row: root, name, qualification code, entry date.
+  const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null]
+  try {
+    return await writeIndex(db, 'socios', total, rows, doc, options)
+  } finally {
+    db.close()
+  }
 }
 
 export interface IndexFromPartsOptions {
@@ -148,10 +177,25 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
   })
   const conn = await instance.connect()
   try {
-    const parquet = (kind: string) => `read_parquet('${join(partsDir, kind, '*', '*.parquet').replace(/'/g, "''")}', hive_partitioning = false)`
+    // A pass reads PARTITIONS / INDEX_PASSES root partitions at once (roots never cross them).
+    const part = (kind: string, pass: number) => {
+      const per = PARTITIONS / INDEX_PASSES
+      const globs = Array.from({ length: per }, (_, i) => join(partsDir, kind, `part=${pass * per + i}`))
+        .filter((dir) => existsSync(dir))
+        .map((dir) => `'${join(dir, '*.parquet').replace(/'/g, "''")}'`)
+      return globs.length ? `read_parquet([${globs.join(', ')}], hive_partitioning = false)` : null
+    }
+    // A partition with establishments but no company row keeps them (the join is a left join).
+    const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte WHERE false)'
     return kind === 'empresas'
-      ? await buildCompanyIndex(conn, { estabelecimentos: parquet('estabelecimentos'), empresas: parquet('empresas') }, path, { quiet: options.quiet })
-      : await buildPartnerIndex(conn, { socios: parquet('socios') }, path, { quiet: options.quiet })
+      ? await buildCompanyIndex(conn, (p) => {
+          const estabelecimentos = part('estabelecimentos', p)
+          return estabelecimentos ? { estabelecimentos, empresas: part('empresas', p) ?? noCompanies } : null
+        }, path, { quiet: options.quiet })
+      : await buildPartnerIndex(conn, (p) => {
+          const socios = part('socios', p)
+          return socios ? { socios } : null
+        }, path, { quiet: options.quiet })
   } finally {
     conn.closeSync()
     instance.closeSync()

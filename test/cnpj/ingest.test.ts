@@ -285,6 +285,18 @@ describe('live swap', () => {
     }
   }, 30_000) // 100 partitions of tables and cards are built while the loop keeps the event loop busy
 
+  test('a build of another layout version is not opened: health says to run ingest again', async () => {
+    const data = await buildFixtureData('2026-07')
+    const manifest = join(data, 'cnpj', 'current', 'manifest.json')
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), formato: undefined }))
+    const { app } = await testApp({ dataDir: data })
+    const r = await get(app, '/v1/health')
+    expect(r.body.status).toBe('degradado')
+    expect(r.body.motivos[0]).toContain("(formato 1, este servidor lê o 2); rode 'dadosbr ingest cnpj' de novo")
+    expect((await get(app, '/v1/cnpj/situacao/33683111000280')).status).toBe(503)
+    await app.close()
+  })
+
   test('health is degradado when the data directory has no registry', async () => {
     const { app } = await testApp({ dataDir: tmp('empty-') })
     const r = await get(app, '/v1/health')

@@ -240,6 +240,9 @@ describe('/v1/cnpj/busca', () => {
     const r = await get(app, '/v1/cnpj/busca?nome=cnae4721102')
     expect(r.status).toBe(400)
     expect((await search('nome=cafe%20mun7107')).total).toBe(1)
+    // The word every row holds (searches by UF or dates alone read it) is no wildcard either.
+    expect((await get(app, '/v1/cnpj/busca?nome=qualquer0')).status).toBe(400)
+    expect((await search('nome=cafe%20qualquer0')).total).toBe(1)
   })
 
   test('FTS syntax in the name is searched as plain words, never as an expression', async () => {

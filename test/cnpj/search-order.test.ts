@@ -6,7 +6,7 @@ import { beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { synthCnpj } from '../../ingest/cnpj/synth'
-import { RANK_BITS, rowidRange } from '../../src/datasets/cnpj/layout'
+import { docKey, RANK_BITS, rowidRange } from '../../src/datasets/cnpj/layout'
 import { get, tempDir, testApp } from '../helpers'
 
 let app: Awaited<ReturnType<typeof testApp>>['app']
@@ -27,7 +27,7 @@ function expectedPage(match: string, pagina: number, porPagina: number): string[
   const ids = (index.query('SELECT rowid FROM empresa_fts WHERE empresa_fts MATCH ? AND rowid BETWEEN ? AND ?').values(match, lo, hi) as [number][]).map(([id]) => id)
   ids.sort((a, b) => (a % RANK_BITS) - (b % RANK_BITS) || a - b)
   const page = ids.slice((pagina - 1) * porPagina, pagina * porPagina)
-  return page.map((id) => (index.query('SELECT cnpj FROM empresa_doc WHERE id = ?').get(id) as { cnpj: string }).cnpj)
+  return page.map((id) => (index.query('SELECT cnpj FROM empresa_doc WHERE id = ?').get(docKey(id)) as { cnpj: string }).cnpj)
 }
 
 test('more than 10000 matches (porte only): pages merged from the UF partitions, in global rank order', async () => {

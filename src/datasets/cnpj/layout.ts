@@ -11,6 +11,11 @@ export const PARTNER_SEARCH_FILE = 'busca_socios.sqlite'
 /** The card store: one row per establishment, keyed by CNPJ, for point lookups (see FICHA). */
 export const CARDS_FILE = 'fichas.sqlite'
 export const MANIFEST_FILE = 'manifest.json'
+/**
+ * Layout version of the served files, written in the manifest (`formato`): a server opens only
+ * builds of its own version. 2: doc keys in the low bits of the index rowids, 28 card fields.
+ */
+export const FORMAT = 2
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const
@@ -23,13 +28,26 @@ export const UNKNOWN_SITUACAO_SLOT = 7
 /**
  * Text-index rowids carry the filters and the order. rowid = partition * 2^45 + rank, where
  * partition = situação slot * 32 + UF slot, so a search for one situação and one UF is one rowid
- * range, and rank = name length * 2^37 + (branch ? 2^36 : 0) + sequence: shorter names first
+ * range, and rank = name length * 2^37 + (branch ? 2^36 : 0) + doc key: shorter names first
  * (what bm25 favours for short registry names, at no query cost), headquarters before branches.
  * Ranks compare across partitions, so a search over every UF merges the partitions' first pages.
+ *
+ * The doc key (the low 36 bits) = index pass * 2^28 + the row's place in that pass, in (rank,
+ * CNPJ) order. The build writes the index in INDEX_PASSES passes, each over a group of root
+ * partitions (see PARTITIONS), so the rows it sorts fit in memory (a global sort of every
+ * establishment cost a quarter of the national index build) and the doc tables, keyed by doc key,
+ * are written in key order. Equal ranks therefore come in pass order, then CNPJ order: stable
+ * from page to page.
  */
 export const RANK_BITS = 2 ** 45
 export const LENGTH_UNIT = 2 ** 37
 export const BRANCH_UNIT = 2 ** 36
+export const DOC_KEY_UNIT = 2 ** 36
+export const PASS_UNIT = 2 ** 28
+export const INDEX_PASSES = 20
+
+/** The key of a text-index rowid in its doc table (empresa_doc, socio_doc). */
+export const docKey = (rowid: number) => rowid % DOC_KEY_UNIT
 
 export function partitionOf(situacaoSlot: number, ufSlot: number): number {
   return situacaoSlot * 32 + ufSlot
@@ -53,14 +71,16 @@ export const STOPWORDS = new Set(['LTDA', 'ME', 'EPP', 'EIRELI', 'SA', 'S', 'A',
 /**
  * Filters indexed as words beside the names, so a search by activity, city or size (with or
  * without a name) reads one FTS doclist in rank order instead of scanning the registry:
- * "cnae4781400", "mun7107", "porte01". Words of this shape typed by a user are ignored.
+ * "cnae4781400", "mun7107", "porte01". Every row also holds "qualquer0", which a search by UF or
+ * dates alone reads. Words of this shape typed by a user are ignored.
  */
 export const filterToken = {
   cnae: (code: string) => `cnae${code}`,
   municipio: (code: string) => `mun${code}`,
   porte: (code: string) => `porte${code}`,
+  qualquer: 'qualquer0',
 }
-export const FILTER_TOKEN_SHAPE = /^(CNAE|MUN|PORTE)\d+$/
+export const FILTER_TOKEN_SHAPE = /^(CNAE|MUN|PORTE|QUALQUER)\d+$/
 
 /**
  * The per-root tables (estabelecimentos, empresas, socios, simples) are split at ingest into
@@ -98,12 +118,15 @@ export const CARD_TABLES = ['estabelecimentos', 'socios', 'empresas_sem_estab'] 
 export const CARD_SEPARATOR = '\u001f'
 export const PARTNER_SEPARATOR = '\u001e'
 
-/** The card fields in `dados` order (the CNPJ is the key, not repeated in the value). */
+/**
+ * The card fields in `dados` order (the CNPJ is the key, not repeated in the value): what the
+ * endpoints serve. Fields no endpoint shows (country, fax, special situation) stay in DuckDB.
+ */
 export const FICHA = [
   'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
   'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
-  'capital_social', 'opcao_simples', 'opcao_mei', 'pais', 'ddd_fax', 'fax', 'situacao_especial', 'data_situacao_especial',
+  'capital_social', 'opcao_simples', 'opcao_mei',
 ] as const
 export type FichaField = (typeof FICHA)[number]
 

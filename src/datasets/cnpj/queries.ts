@@ -1,7 +1,7 @@
 // SQL only: the card store (SQLite) for cards and partners, DuckDB for the lookup tables, SQLite
 // FTS5 for text search. Card store tables are split by root partition (layout.ts): every query
 // names the one table its root lives in.
-import { cardTable, partitionOfRoot } from './layout'
+import { cardTable, DOC_KEY_UNIT, partitionOfRoot } from './layout'
 
 /** Bounds of every CNPJ of a root: orders and check digits are [0-9A-Z], all below '~'. */
 export const rootRange = (root: string) => [root, `${root}~`]
@@ -29,26 +29,19 @@ export const SQL = {
 
 /**
  * Company search over the SQLite index, one rowid range (situação/UF partition) at a time, in rank
- * order. With words (names and filter tokens) it reads the FTS doclist; with none (UF and dates
- * only) it walks the partition's rows.
+ * order, reading the FTS doclist of its words (names and filter tokens; a search by UF or dates
+ * alone reads the word every row holds). A row's CNPJ and opening date are in empresa_doc, keyed
+ * by the low bits of the rowid (layout.ts).
  */
-export function companySearchSql(withMatch: boolean, extra: string[]) {
+export function companySearchSql(extra: string[]) {
   const filters = extra.map((w) => ` AND ${w}`).join('')
-  if (!withMatch) {
-    const from = `FROM empresa_doc d WHERE d.id BETWEEN $lo AND $hi${filters}`
-    return {
-      page: `SELECT d.id, d.cnpj ${from} ORDER BY d.id LIMIT $limit`,
-      count: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT 10001)`,
-      ids: `SELECT d.id ${from} LIMIT 10001`,
-    }
-  }
   // Order by the FTS rowid (its natural order; ordering by the joined id makes SQLite sort every
   // match), and count without the join unless a column filter needs it (8 ms -> 0.8 ms at 1 M rows).
-  const match = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
+  const match = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT} WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
   return {
-    page: `SELECT d.id, d.cnpj ${match} ORDER BY f.rowid LIMIT $limit`,
+    page: `SELECT f.rowid AS id, d.cnpj ${match} ORDER BY f.rowid LIMIT $limit`,
     ids: extra.length
-      ? `SELECT d.id ${match} LIMIT 10001`
+      ? `SELECT f.rowid AS id ${match} LIMIT 10001`
       : `SELECT rowid AS id FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi LIMIT 10001`,
     count: extra.length
       ? `SELECT count(*) AS n FROM (SELECT 1 ${match} LIMIT 10001)`
@@ -56,11 +49,11 @@ export function companySearchSql(withMatch: boolean, extra: string[]) {
   }
 }
 
-/** Result ids and CNPJs of a list of ids (at most one page); the rest of a result is its card. */
-export const docsById = (n: number) => `SELECT d.id, d.cnpj FROM empresa_doc d WHERE d.id IN (${Array(n).fill('?').join(', ')})`
+/** The CNPJs of a list of doc keys (at most one page); the rest of a result is its card. */
+export const cnpjsByDocKey = (n: number) => `SELECT d.id AS chave, d.cnpj FROM empresa_doc d WHERE d.id IN (${Array(n).fill('?').join(', ')})`
 
 export const SOCIO_SEARCH = {
-  page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid
+  page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT}
          WHERE socio_fts MATCH $match ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
   count: `SELECT count(*) AS n FROM (SELECT 1 FROM socio_fts WHERE socio_fts MATCH $match LIMIT 10001)`,
 }

@@ -2,9 +2,9 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, FILTER_TOKEN_SHAPE, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, FILTER_TOKEN_SHAPE, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { companySearchSql, docsById, SOCIO_SEARCH } from './queries'
+import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -210,12 +210,13 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
   if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
   if (q.porte) words.push(`"${filterToken.porte(PORTE_CODIGO[q.porte]!)}"`)
+  // A search by UF or dates alone reads the word every row holds.
+  if (!words.length) words.push(`"${filterToken.qualquer}"`)
   const extra: string[] = []
-  const params: Record<string, string | number> = {}
-  if (words.length) params.$match = words.join(' ')
+  const params: Record<string, string | number> = { $match: words.join(' ') }
   if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
   if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
-  const sql = companySearchSql(words.length > 0, extra)
+  const sql = companySearchSql(extra)
 
   const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
   const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
@@ -233,8 +234,8 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
     total = ids.length
     if (ids.length <= MAX_RESULT_WINDOW) {
       const pageIds = ids.sort(byRank).slice(offset, offset + q.por_pagina)
-      const found = new Map((files.search.query(docsById(pageIds.length)).all(...pageIds) as Row[]).map((r) => [Number(r.id), r]))
-      rows = pageIds.map((id) => found.get(id)).filter((r): r is Row => r !== undefined)
+      const found = new Map((files.search.query(cnpjsByDocKey(pageIds.length)).all(...pageIds.map(docKey)) as Row[]).map((r) => [Number(r.chave), r.cnpj]))
+      rows = pageIds.filter((id) => found.has(docKey(id))).map((id) => ({ id, cnpj: found.get(docKey(id)) }))
     } else {
       // Many matches: each UF partition is already in rank order; take each one's first
       // offset+limit rows and merge.

@@ -10,7 +10,7 @@ import type { Config } from '../../core/config'
 import { openDuckDb } from '../../core/stores/duckdb'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
-import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, MANIFEST_FILE, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
+import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
 import { CardStoreReader } from './cards'
 import { SQL } from './queries'
 
@@ -50,9 +50,9 @@ async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
 }
 
 async function openFiles(dir: string): Promise<CnpjFiles> {
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string }
-  for (const file of [CARDS_FILE, PARTNER_SEARCH_FILE])
-    if (!existsSync(join(dir, file))) throw new Error(`${dir} não tem ${file} (base construída por uma versão anterior); rode 'dadosbr ingest cnpj' de novo`)
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string; formato?: number }
+  if (manifest.formato !== FORMAT)
+    throw new Error(`${dir} foi construída por outra versão do dadosbr (formato ${manifest.formato ?? 1}, este servidor lê o ${FORMAT}); rode 'dadosbr ingest cnpj' de novo`)
   const lookups = await readLookups(join(dir, DUCKDB_FILE))
   const opened: { close(): void }[] = []
   const open = <T extends { close(): void }>(file: T) => (opened.push(file), file)
@@ -110,7 +110,7 @@ function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): v
 export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjStore> {
   const root = resolve(config.dataDir, DATASET_DIR)
   const link = join(root, CURRENT_LINK)
-  if (!existsSync(link)) throw new Error(`${link} não existe; rode 'dadosbr ingest cnpj'`)
+  if (!existsSync(link)) throw new Error(`arquivo de dados ausente em ${config.dataDir}; rode 'dadosbr ingest cnpj'`)
   const follower: Follower<CnpjFiles> = await followLink(
     link,
     async (target) => {

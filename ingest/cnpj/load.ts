@@ -18,7 +18,8 @@ export interface SourceFile {
   path: string
   kind: FileKind
   size: number
-  sha256: string
+  /** Filled in while the zip is read for the load (readEntry hashes the whole file on the way). */
+  sha256?: string
   entry: ZipEntry
 }
 
@@ -56,13 +57,7 @@ export interface BuildOptions {
 
 export class BuildError extends Error {}
 
-async function sha256(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher('sha256')
-  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk)
-  return hasher.digest('hex')
-}
-
-/** Finds the month's zips in a directory (names compared case-insensitively) and checks each one. */
+/** Finds the month's zips in a directory (names compared case-insensitively) and checks each one's directory. */
 export async function findSources(dir: string, allowPartial: boolean): Promise<SourceFile[]> {
   if (!existsSync(dir)) throw new BuildError(`pasta de origem não existe: ${dir}`)
   const present = new Map(readdirSync(dir).filter((f) => /\.zip$/i.test(f)).map((f) => [f.replace(/\.zip$/i, '').toLowerCase(), f]))
@@ -74,7 +69,7 @@ export async function findSources(dir: string, allowPartial: boolean): Promise<S
       if (!file) { missing.push(zip); continue }
       const path = join(dir, file)
       const entry = await singleEntry(path)
-      sources.push({ zip, path, kind, size: statSync(path).size, sha256: await sha256(path), entry })
+      sources.push({ zip, path, kind, size: statSync(path).size, entry })
     }
   if (missing.length && !allowPartial)
     throw new BuildError(`faltam ${missing.length} dos 37 zips em ${dir}: ${missing.join(', ')} (use --parcial para construir assim mesmo)`)
@@ -102,7 +97,8 @@ async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: stri
   const select = `SELECT ${selectFor(kind)} FROM ${readCsvSql(fifo, source.kind, 'rejeitadas')}`
   const sql = `INSERT INTO ${kind} ${select}`
   try {
-    const pump = pumpToFifo(fifo, readEntry(source.path, source.entry), onBytes)
+    const hasher = new Bun.CryptoHasher('sha256')
+    const pump = pumpToFifo(fifo, readEntry(source.path, source.entry, hasher), onBytes).then(() => { source.sha256 = hasher.digest('hex') })
     let load: Promise<number> | undefined
     try {
       load = conn.runAndReadAll(sql).then((r) => Number(r.getRows()[0]?.[0] ?? 0))
@@ -297,7 +293,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       formato: FORMAT,
       referencia: options.month,
       construido_em: new Date().toISOString(),
-      arquivos: sources.map((s) => ({ nome: basename(s.path), bytes: s.size, sha256: s.sha256, bytes_csv: s.entry.uncompressedSize })),
+      arquivos: sources.map((s) => ({ nome: basename(s.path), bytes: s.size, sha256: s.sha256!, bytes_csv: s.entry.uncompressedSize })),
       linhas: rows,
       rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
       segundos: seconds,

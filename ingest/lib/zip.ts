@@ -1,7 +1,7 @@
 // Streaming reader for the Receita's zips: one entry each, deflated, often over 4 GiB (ZIP64).
 // Reads the central directory for the entry's true sizes and CRC, then inflates the entry
 // straight from disk, checking the CRC at the end. Nothing is unzipped to disk or held whole.
-import { open } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { createReadStream } from 'node:fs'
 import { createInflateRaw } from 'node:zlib'
 
@@ -100,14 +100,26 @@ async function dataOffset(path: string, entry: ZipEntry): Promise<number> {
   }
 }
 
+/** Feeds bytes [from, to) of a file to a hasher. */
+async function hashRange(path: string, from: number, to: number, hasher: Bun.CryptoHasher): Promise<void> {
+  if (to <= from) return
+  for await (const chunk of createReadStream(path, { start: from, end: to - 1, highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer)
+}
+
 /**
  * Inflated bytes of one entry, as a stream of chunks. Throws ZipError at the end when the
  * CRC or the size does not match the central directory (a truncated or corrupt download).
+ * With `hasher`, the whole zip file goes through it on the way, in order (the bytes before the
+ * entry, its compressed bytes as they are read, the bytes after), so a file's sha256 costs no
+ * second read.
  */
-export async function* readEntry(path: string, entry: ZipEntry): AsyncGenerator<Uint8Array> {
+export async function* readEntry(path: string, entry: ZipEntry, hasher?: Bun.CryptoHasher): AsyncGenerator<Uint8Array> {
   if (entry.method !== 8 && entry.method !== 0) throw new ZipError(`${path}: ${entry.name} usa compressão ${entry.method}, não suportada`)
   const start = await dataOffset(path, entry)
-  const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 })
+  const end = start + entry.compressedSize
+  if (hasher) await hashRange(path, 0, start, hasher)
+  const raw = createReadStream(path, { start, end: end - 1, highWaterMark: 1 << 20 })
+  if (hasher) raw.on('data', (chunk) => hasher.update(chunk as Buffer))
   const source = entry.method === 8 ? raw.pipe(createInflateRaw({ chunkSize: 1 << 20 })) : raw
   raw.on('error', (err) => source.destroy(err))
   let crc = 0
@@ -123,6 +135,7 @@ export async function* readEntry(path: string, entry: ZipEntry): AsyncGenerator<
   }
   if (total !== entry.uncompressedSize || crc >>> 0 !== entry.crc32 >>> 0)
     throw new ZipError(`${path}: ${entry.name} corrompido (tamanho ${total} de ${entry.uncompressedSize}, CRC ${crc >>> 0} de ${entry.crc32 >>> 0})`)
+  if (hasher) await hashRange(path, end, (await stat(path)).size, hasher)
 }
 
 /** The single entry of a Receita zip (they hold one file each). */

@@ -31,8 +31,8 @@ const SOCIO_SQL: Record<SocioField, string> = {
  */
 const joined = (fields: string[]) => `concat(${fields.join(', chr(31), ')})`
 
-/** Cards per string crossing from DuckDB to JavaScript (see cardQueries). */
-const BATCH = 2048
+/** Cards per string crossing from DuckDB to JavaScript (see cardQueries); a chunk holds 2048 such strings. */
+const BATCH = 256
 
 /**
  * The query of each table of partition p, from the partition's relations: `SELECT key, dados` in

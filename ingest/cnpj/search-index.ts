@@ -30,12 +30,16 @@ function createIndexFile(path: string, kind: IndexKind): Database {
   return db
 }
 
-/** Rows per string crossing from DuckDB to JavaScript (see rowsOf). */
-const BATCH = 2048
+/**
+ * Rows per string crossing from DuckDB to JavaScript (see rowsOf). Small enough that a DuckDB
+ * chunk of such strings (2048 of them) stays small: with 2048-row batches, a national build peaked
+ * at 11 GB across its processes.
+ */
+const BATCH = 256
 
 /**
- * Streams the query's rows in `orderBy` order, as arrays of text fields ('' for null), a chunk at a
- * time. DuckDB packs BATCH rows into one string (fields joined by 0x1F, rows by 0x1E; no indexed
+ * Streams the query's rows in `orderBy` order, as arrays of text fields ('' for null), a batch at
+ * a time. DuckDB packs BATCH rows into one string (fields joined by 0x1F, rows by 0x1E; no indexed
  * value holds either, see ingest/lib/fifo.ts): a string crossing into JavaScript costs ~1 µs, so
  * one per batch instead of one JSON row took the company index from 8.2 to 5.9 s and the
  * partner index from 3.3 to 2.3 s at 1.1 M establishments.
@@ -50,9 +54,7 @@ async function* rowsOf(conn: DuckDBConnection, query: string, columns: string[],
     const chunk = await result.fetchChunk()
     if (!chunk || chunk.rowCount === 0) return
     const vector = chunk.getColumnVector(0)
-    const rows: string[][] = []
-    for (let i = 0; i < chunk.rowCount; i++) for (const row of (vector.getItem(i) as string).split('\x1e')) rows.push(row.split('\x1f'))
-    yield rows
+    for (let i = 0; i < chunk.rowCount; i++) yield (vector.getItem(i) as string).split('\x1e').map((row) => row.split('\x1f'))
   }
 }
 
@@ -79,13 +81,13 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
     db.exec('BEGIN')
     let key = pass * PASS_UNIT
     let n = 0
-    for await (const chunk of partition) {
-      for (const row of chunk) {
+    for await (const batch of partition) {
+      for (const row of batch) {
         insertFts.run(Number(row[0]) + key, row[1]!)
         insertDoc.run(key++, ...doc(row))
       }
-      n += chunk.length
-      bar.add(chunk.length)
+      n += batch.length
+      bar.add(batch.length)
     }
     db.exec('COMMIT')
     done += n

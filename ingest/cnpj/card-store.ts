@@ -5,10 +5,13 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardTable, FICHA, PARTITIONS, PARTNER_SEPARATOR, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
-/** SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. */
+/**
+ * SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. A DATE
+ * cast to text is YYYY-MM-DD (years are 1800-2100, see parse.ts), 40 % cheaper than strftime.
+ */
 const FICHA_SQL: Record<FichaField, string> = {
   matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
-  data_situacao: "strftime(e.data_situacao, '%Y-%m-%d')", motivo: 'e.motivo', data_inicio: "strftime(e.data_inicio, '%Y-%m-%d')",
+  data_situacao: 'e.data_situacao::VARCHAR', motivo: 'e.motivo', data_inicio: 'e.data_inicio::VARCHAR',
   cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
   logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
   cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
@@ -19,7 +22,7 @@ const FICHA_SQL: Record<FichaField, string> = {
 /** SQL of each partner field (SOCIO order) over s = partner row. */
 const SOCIO_SQL: Record<SocioField, string> = {
   identificador: 's.identificador::VARCHAR', nome: 's.nome', cpf_cnpj: 's.cpf_cnpj', qualificacao: 's.qualificacao',
-  data_entrada: "strftime(s.data_entrada, '%Y-%m-%d')", representante_nome: 's.representante_nome', faixa_etaria: 's.faixa_etaria::VARCHAR',
+  data_entrada: 's.data_entrada::VARCHAR', representante_nome: 's.representante_nome', faixa_etaria: 's.faixa_etaria::VARCHAR',
 }
 
 /**

@@ -119,7 +119,7 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
       SELECT ${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END AS rank,
              concat_ws(' ', m.razao_social, e.nome_fantasia, ${token(filterToken.cnae, 'e.cnae_principal')}, ${token(filterToken.municipio, 'e.municipio')},
                        ${token(filterToken.porte, 'm.porte')}, '${filterToken.qualquer}') AS nome,
-             e.cnpj, CAST(strftime(e.data_inicio, '%Y%m%d') AS INTEGER) AS abertura
+             e.cnpj, year(e.data_inicio) * 10000 + month(e.data_inicio) * 100 + day(e.data_inicio) AS abertura
       FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)`,
       ['rank', 'nome', 'cnpj', 'abertura'], 'rank, cnpj')
   }
@@ -141,7 +141,7 @@ export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelati
     const r = from(p)
     if (!r) return null
     return rowsOf(conn, `
-      SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, strftime(data_entrada, '%Y-%m-%d') AS entrada
+      SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada
       FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico')
   }
   // Doc row: root, name, qualification code, entry date.

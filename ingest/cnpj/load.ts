@@ -254,13 +254,29 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
 
     await splitPartitions(conn, work)
+    // The served file is complete. The cards are built from the Parquet partitions by a fresh
+    // in-memory DuckDB, so the memory the load held goes back to the system before the children
+    // start (lowering memory_limit evicts buffers but keeps the allocator's memory).
+    await conn.run('CHECKPOINT')
+    conn.closeSync()
+    instance.closeSync()
+    instance = undefined
     lap('particoes')
 
     // The card store and the two name indexes are built at once from the Parquet partitions: the
     // cards here, each index in a child process (its own DuckDB and its own JS thread: all three
-    // are mostly JavaScript work, which one thread would run one after the other). This DuckDB
-    // gives memory back for the children's sorts, so together they stay under the build's limit.
-    await conn.run(`SET memory_limit = '${memory.cards}'`)
+    // are mostly JavaScript work, which one thread would run one after the other). Together they
+    // stay under the build's memory limit.
+    instance = await DuckDBInstance.create(':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      threads: String(options.threads ?? 2),
+      memory_limit: memory.cards,
+      temp_directory: join(work, 'duckdb.tmp'),
+    })
+    const cardConn = await instance.connect()
+    // Empty tables with the registry's columns stand in for a partition that got no rows.
+    for (const kind of PARTITIONED_TABLES) await cardConn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
     const indexes = (['empresas', 'socios'] as const).map((kind) =>
       runSelf(
         ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
@@ -270,7 +286,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     )
     const cards = createCardStore(join(work, CARDS_FILE))
     try {
-      const n = await writeCards(conn, work, cards)
+      const n = await writeCards(cardConn, work, cards)
       if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
       await allSettledOrThrow(indexes.map((i) => i.done))
     } catch (err) {
@@ -282,8 +298,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     }
     await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('fichas_e_busca')
-    await conn.run('CHECKPOINT')
-    conn.closeSync()
+    cardConn.closeSync()
     instance.closeSync()
     instance = undefined
     await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })

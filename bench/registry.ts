@@ -22,30 +22,50 @@ const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - 
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
 
-/** Resident memory of a process and all its descendants now, in bytes (0 once it is gone). */
-function treeRss(pid: number): number {
+/** Resident memory of a process and each of its descendants now, in bytes, by pid (empty once it is gone). */
+function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
   try {
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-    return rss + children.reduce((n, child) => n + treeRss(child), 0)
+    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
+  } catch {}
+  return into
+}
+
+/** What a process of the ingest is, from its command line. */
+function labelOf(pid: number): string {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    const i = args.indexOf('--tipo')
+    return i >= 0 ? `índice de ${args[i + 1]}` : args.includes('ingest') ? 'ingest' : (args[0] ?? '?')
   } catch {
-    return 0
+    return '?'
   }
 }
 
 /**
  * Runs a command; its peak memory is the peak of the sum over its process tree, sampled every
- * 200 ms (the ingest runs the name index in a child, and getrusage reports one process only).
+ * 200 ms (the ingest runs the name indexes in children, and getrusage reports one process only),
+ * and each kind of process's own peak.
  */
 async function run(cmd: string[]) {
   const started = performance.now()
   const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'inherit' })
   let peak = 0
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(proc.pid))), 200)
+  const peakBy = new Map<string, number>()
+  const labels = new Map<number, string>()
+  const sampler = setInterval(() => {
+    const rss = treeRss(proc.pid)
+    peak = Math.max(peak, [...rss.values()].reduce((a, b) => a + b, 0))
+    for (const [pid, bytes] of rss) {
+      if (!labels.has(pid)) labels.set(pid, labelOf(pid))
+      const label = labels.get(pid)!
+      peakBy.set(label, Math.max(peakBy.get(label) ?? 0, bytes))
+    }
+  }, 200)
   await proc.exited
   clearInterval(sampler)
   if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')} saiu com ${proc.exitCode}`)
-  return { seconds: (performance.now() - started) / 1000, maxRssBytes: peak }
+  return { seconds: (performance.now() - started) / 1000, maxRssBytes: peak, peakBy }
 }
 
 async function timed(urls: string[], repeat = 1) {
@@ -131,7 +151,7 @@ for (const companies of sizes) {
   const ingest = reused ? undefined : await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
-  if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)}`)
+  if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
   console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}, busca_socios.sqlite ${mb(statSync(join(dir, 'busca_socios.sqlite')).size)}`)
 

@@ -12,6 +12,7 @@ import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
 import { FILE_KINDS, readCsvSql, selectFor, TABLES, type FileKind } from './parse'
 import { runSelf } from '../lib/self'
+import { releaseResults } from '../lib/release-results'
 
 export interface SourceFile {
   zip: string
@@ -171,6 +172,7 @@ async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardSt
       const n = await cards.write(conn, table, p, queries[table])
       if (table === 'estabelecimentos') written += n
     }
+    releaseResults()
   }
   return written
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, INDEX_PASSES, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
+import { releaseResults } from '../lib/release-results'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
 const TOKENIZER = `tokenize="unicode61 remove_diacritics 2"`
@@ -91,6 +92,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
     }
     db.exec('COMMIT')
     done += n
+    releaseResults()
   }
   bar.done()
   db.exec(`INSERT INTO ${fts}(${fts}) VALUES('optimize')`)

@@ -13,6 +13,8 @@ const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
 const reuse = args.includes('--reuse')
 /** Also measure the server with the kernel's DAMON page-out paused (root; restored afterwards). */
 const pauseDamon = args.includes('--pausar-damon')
+/** Only synth + ingest, no server measurements. */
+const ingestOnly = args.includes('--so-ingestao')
 const DAMON = '/sys/kernel/mm/damon/admin/kdamonds/0/state'
 const damonState = () => { try { return readFileSync(DAMON, 'utf8').trim() } catch { return 'ausente' } }
 const setDamon = (state: 'on' | 'off') => writeFileSync(DAMON, state)
@@ -154,6 +156,8 @@ for (const companies of sizes) {
   if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
   console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}, busca_socios.sqlite ${mb(statSync(join(dir, 'busca_socios.sqlite')).size)}`)
+
+  if (ingestOnly) continue
 
   // Samples, read before the server opens the file.
   const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })

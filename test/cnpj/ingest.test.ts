@@ -239,7 +239,7 @@ describe('download from the share', () => {
     } finally {
       s.server.stop(true)
     }
-  })
+  }, 30_000) // downloads and builds the fixtures
 
   test('a wrong token fails with a line that says what to check', async () => {
     const s = share(FIXTURES, '2026-08')
@@ -295,7 +295,7 @@ describe('live swap', () => {
     expect(r.body.motivos[0]).toContain("(formato 1, este servidor lê o 2); rode 'dadosbr ingest cnpj' de novo")
     expect((await get(app, '/v1/cnpj/situacao/33683111000280')).status).toBe(503)
     await app.close()
-  })
+  }, 30_000) // builds the fixtures
 
   test('health is degradado when the data directory has no registry', async () => {
     const { app } = await testApp({ dataDir: tmp('empty-') })

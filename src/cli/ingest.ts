@@ -15,7 +15,7 @@ const INGEST_SPECS: FlagSpec[] = [
   { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
   { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
   { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
-  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 5GB; na fase final, dividido com os dois processos dos índices; pico total medido em escala nacional: 7,2 GB)' },
+  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 

@@ -125,8 +125,8 @@ const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
 const MEMORY_LIMIT = '4GB'
 /**
  * DuckDB memory while the cards (this process) and the two name indexes (children) are built at
- * once: the build's limit, split 30/45/25 (the company index sorts every establishment, the partner
- * index every partner, the cards one partition at a time).
+ * once: the build's limit, split 30/45/25 (each sorts one root partition at a time; the company
+ * index's rows are the widest, the partner index's the fewest).
  */
 function phaseMemory(limit: string): { cards: string; empresas: string; socios: string } {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(GB|GIB|MB|MIB)\s*$/i.exec(limit)

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, INDEX_PASSES, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
 
@@ -59,11 +59,11 @@ async function* rowsOf(conn: DuckDBConnection, query: string, columns: string[],
   }
 }
 
-/** The relations of one index pass (a group of root partitions); null when it has no rows of the driving table. */
+/** The relations of one index pass (one root partition); null when it has no rows of the driving table. */
 export type PassRelations<K extends string> = (pass: number) => Record<K, string> | null
 
 /**
- * Writes one text index in INDEX_PASSES passes (see DOC_KEY_UNIT in layout.ts). `rows(pass)`
+ * Writes one text index in one pass per root partition (see DOC_KEY_UNIT in layout.ts). `rows(pass)`
  * yields [rank, text, ...doc columns] in rank order; a row's rowid is its rank plus its doc key,
  * and its doc row is keyed by the doc key, so each doc table is written in key order. FTS5
  * flushes its pending terms whenever a rowid goes back, once per pass; a 64 MB hash (1 MB by
@@ -76,7 +76,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
   const insertFts = db.prepare(`INSERT INTO ${fts} (rowid, nome) VALUES (?, ?)`)
   const insertDoc = db.prepare(kind === 'empresas' ? 'INSERT INTO empresa_doc VALUES (?, ?, ?)' : 'INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
   let done = 0
-  for (let pass = 0; pass < INDEX_PASSES; pass++) {
+  for (let pass = 0; pass < PARTITIONS; pass++) {
     const partition = rows(pass)
     if (!partition) continue
     db.exec('BEGIN')
@@ -109,7 +109,7 @@ const count = async (conn: DuckDBConnection, relation: string) => Number((await 
 export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelations<'estabelecimentos' | 'empresas'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
   const db = createIndexFile(path, 'empresas')
   let total = 0
-  for (let pass = 0; pass < INDEX_PASSES; pass++) { const r = from(pass); if (r) total += await count(conn, r.estabelecimentos) }
+  for (let pass = 0; pass < PARTITIONS; pass++) { const r = from(pass); if (r) total += await count(conn, r.estabelecimentos) }
   const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
   const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
   const token = (make: (code: string) => string, column: string) => `'${make('')}' || ${column}`
@@ -138,7 +138,7 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
 export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelations<'socios'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
   const db = createIndexFile(path, 'socios')
   let total = 0
-  for (let pass = 0; pass < INDEX_PASSES; pass++) { const r = from(pass); if (r) total += await count(conn, `(SELECT 1 FROM ${r.socios} WHERE nome IS NOT NULL)`) }
+  for (let pass = 0; pass < PARTITIONS; pass++) { const r = from(pass); if (r) total += await count(conn, `(SELECT 1 FROM ${r.socios} WHERE nome IS NOT NULL)`) }
   const rows = (p: number) => {
     const r = from(p)
     if (!r) return null
@@ -181,13 +181,10 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
   })
   const conn = await instance.connect()
   try {
-    // A pass reads PARTITIONS / INDEX_PASSES root partitions at once (roots never cross them).
+    // A pass is one root partition (roots never cross them); null when it got no rows.
     const part = (kind: string, pass: number) => {
-      const per = PARTITIONS / INDEX_PASSES
-      const globs = Array.from({ length: per }, (_, i) => join(partsDir, kind, `part=${pass * per + i}`))
-        .filter((dir) => existsSync(dir))
-        .map((dir) => `'${join(dir, '*.parquet').replace(/'/g, "''")}'`)
-      return globs.length ? `read_parquet([${globs.join(', ')}], hive_partitioning = false)` : null
+      const dir = join(partsDir, kind, `part=${pass}`)
+      return existsSync(dir) ? `read_parquet('${join(dir, '*.parquet').replace(/'/g, "''")}', hive_partitioning = false)` : null
     }
     // A partition with establishments but no company row keeps them (the join is a left join).
     const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte WHERE false)'

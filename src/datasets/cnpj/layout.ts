@@ -33,18 +33,17 @@ export const UNKNOWN_SITUACAO_SLOT = 7
  * Ranks compare across partitions, so a search over every UF merges the partitions' first pages.
  *
  * The doc key (the low 36 bits) = index pass * 2^28 + the row's place in that pass, in (rank,
- * CNPJ) order. The build writes the index in INDEX_PASSES passes, one per root partition (see
- * PARTITIONS), so the rows it sorts fit in memory (a global sort of every establishment cost a
- * quarter of the national index build; passes of 5 partitions spilled to disk) and the doc
- * tables, keyed by doc key, are written in key order. Equal ranks therefore come in pass order, then CNPJ order: stable
- * from page to page.
+ * CNPJ) order. The build writes the index in passes, one per root partition (see PARTITIONS),
+ * so the rows it sorts fit in memory (a global sort of every establishment cost a quarter of the
+ * national index build; passes of 5 partitions spilled to disk) and the doc tables, keyed by doc
+ * key, are written in key order. Equal ranks therefore come in pass order, then CNPJ order:
+ * stable from page to page.
  */
 export const RANK_BITS = 2 ** 45
 export const LENGTH_UNIT = 2 ** 37
 export const BRANCH_UNIT = 2 ** 36
 export const DOC_KEY_UNIT = 2 ** 36
 export const PASS_UNIT = 2 ** 28
-export const INDEX_PASSES = 100
 
 /** The key of a text-index rowid in its doc table (empresa_doc, socio_doc). */
 export const docKey = (rowid: number) => rowid % DOC_KEY_UNIT

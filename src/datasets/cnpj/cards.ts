@@ -1,7 +1,8 @@
 // Reads the card store (fichas.sqlite): each partition's statements are prepared once, on first
 // use. Looking a statement up by its SQL text (bun:sqlite's db.query cache) cost ~6 µs of a ~20 µs
 // lookup (measured at 1.1 M establishments); an array indexed by partition costs nothing.
-import { Database, type Statement } from 'bun:sqlite'
+import type { Database, Statement } from 'bun:sqlite'
+import { openImmutable } from '../../core/stores/sqlite'
 import { PARTITIONS, partitionOfRoot } from './layout'
 import { CARD, rootRange } from './queries'
 
@@ -12,7 +13,7 @@ export class CardStoreReader {
   private readonly statements = new Map<Query, (Statement | undefined)[]>()
 
   constructor(path: string) {
-    this.db = new Database(path, { readonly: true })
+    this.db = openImmutable(path)
   }
 
   private statement(query: Query, root: string): Statement {

@@ -1,13 +1,14 @@
 // The registry's open files: the card store (SQLite: cards and partners), the two name indexes
 // (SQLite FTS5), the manifest, and the small code tables, read from the month's DuckDB file into memory.
 // Follows data/cnpj/current, so a new month is picked up live.
-import { Database } from 'bun:sqlite'
+import type { Database } from 'bun:sqlite'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { DatasetHealth, DatasetStore } from '../../core/dataset'
 import type { Logger } from '../../core/log'
 import type { Config } from '../../core/config'
 import { openDuckDb } from '../../core/stores/duckdb'
+import { openImmutable } from '../../core/stores/sqlite'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
 import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
@@ -58,8 +59,8 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
   const open = <T extends { close(): void }>(file: T) => (opened.push(file), file)
   try {
     return {
-      search: open(new Database(join(dir, SEARCH_FILE), { readonly: true })),
-      partnerSearch: open(new Database(join(dir, PARTNER_SEARCH_FILE), { readonly: true })),
+      search: open(openImmutable(join(dir, SEARCH_FILE))),
+      partnerSearch: open(openImmutable(join(dir, PARTNER_SEARCH_FILE))),
       cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
       referencia: manifest.referencia,
       lookups,

@@ -10,6 +10,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void
   warn(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
+  /** Whether debug lines are written: a caller skips building their fields otherwise. */
+  debugEnabled: boolean
 }
 
 function format(fields?: Record<string, unknown>): string {
@@ -28,5 +30,5 @@ export function createLogger(level: LogLevel = 'info', write: (line: string) => 
     if (ORDER[lvl] < ORDER[level]) return
     write(`${new Date().toISOString()} ${lvl.toUpperCase()} ${msg}${format(fields)}`)
   }
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), debugEnabled: ORDER.debug >= ORDER[level] }
 }

@@ -25,10 +25,10 @@ export function parseParams<P>(route: RouteDef<P>, raw: Record<string, string | 
   return parsed.data
 }
 
-export function parseQuery<Q>(route: RouteDef<unknown, Q>, url: URL): Q {
+export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSearchParams): Q {
   const allowed = route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : []
   const raw: Record<string, string> = {}
-  for (const [name, value] of url.searchParams) {
+  for (const [name, value] of searchParams) {
     if (!allowed.includes(name))
       throw new ApiError('parametro_desconhecido', `parâmetro de consulta '${name.slice(0, 64)}' não existe nesta rota` + (allowed.length ? `; aceitos: ${allowed.join(', ')}` : '; ela não aceita nenhum'))
     if (name in raw) throw new ApiError('parametro_repetido', `parâmetro de consulta '${name}' aparece mais de uma vez`)

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { get, testApp } from '../helpers'
+import { baseUrlOf, searchParamsOf, withEncodedCnpjSlash } from '../../src/core/server'
 
 const { app } = await testApp()
 afterAll(() => app.close())
@@ -74,5 +75,24 @@ describe('error envelope and HTTP semantics', () => {
     const r = await get(app, '/v1/health')
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ servico: 'dadosbr', pagamentos: 'desligados' })
+  })
+})
+
+describe('request URL helpers (string work, no URL object per request)', () => {
+  test('searchParamsOf: decoded pairs, none without "?", fragment dropped', () => {
+    expect([...searchParamsOf('http://h/v1/cnpj/busca?nome=S%C3%83O+JO%C3%83O&uf=SP#x')]).toEqual([['nome', 'SÃO JOÃO'], ['uf', 'SP']])
+    expect([...searchParamsOf('http://h/v1/health')]).toEqual([])
+  })
+
+  test('withEncodedCnpjSlash looks at the path only and encodes the punctuated CNPJ slash', () => {
+    expect(withEncodedCnpjSlash(new Request('http://h/v1/cnpj/empresa/33.683.111/0002-80')).url).toBe('http://h/v1/cnpj/empresa/33.683.111%2F0002-80')
+    const plain = new Request('http://h/v1/cnpj/busca?nome=/33.683.111/0002-80')
+    expect(withEncodedCnpjSlash(plain)).toBe(plain)
+  })
+
+  test('baseUrlOf: the request origin with its port, or the configured public URL', () => {
+    const ctx = { config: { publicUrl: undefined } } as never
+    expect(baseUrlOf(ctx, new Request('http://127.0.0.1:8080/v1/health?x=1'))).toBe('http://127.0.0.1:8080')
+    expect(baseUrlOf({ config: { publicUrl: 'https://api.exemplo.br' } } as never, new Request('http://h/v1/health'))).toBe('https://api.exemplo.br')
   })
 })

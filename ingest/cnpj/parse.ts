@@ -53,15 +53,26 @@ export const text = (c: string) => `NULLIF(trim(${c}), '')`
 /** Lookup descriptions also collapse inner runs of spaces ("SEM  MOTIVO" -> "SEM MOTIVO"). */
 export const label = (c: string) => `NULLIF(regexp_replace(trim(${c}), '\\s+', ' ', 'g'), '')`
 
-/** YYYYMMDD; '0', '00000000', blank, impossible dates and years outside 1800-2100 (e.g. 202, 4100) are null. */
+/**
+ * YYYYMMDD; '0', '00000000', blank, impossible dates and years outside 1800-2100 (e.g. 202, 4100)
+ * are null. Eight characters between the bounds, compared as text, then parsed: the regex this
+ * replaced cost 10 % of the whole establishments load (measured on 880 k real-format rows).
+ */
 export const date = (c: string) =>
-  `CASE WHEN regexp_full_match(${c}, '[0-9]{8}') AND substr(${c}, 1, 4)::INTEGER BETWEEN 1800 AND 2100 THEN try_strptime(${c}, '%Y%m%d')::DATE END`
+  `CASE WHEN length(${c}) = 8 AND ${c} BETWEEN '18000101' AND '21001231' THEN try_strptime(${c}, '%Y%m%d')::DATE END`
 
 /** Decimal comma ("1061004829,23"), exact to the cent: never a float on the way in. */
 export const decimal = (c: string) => `TRY_CAST(replace(trim(${c}), ',', '.') AS DECIMAL(18,2))`
 
 /** A numeric code left-padded to its width ("2" -> "02"); blank is null. */
 export const code = (c: string, width: number) => `CASE WHEN trim(${c}) <> '' THEN lpad(trim(${c}), ${width}, '0') END`
+
+/**
+ * A comma-separated code list keeps digits and commas only. The regex runs only on a list holding
+ * something else: run on every row it was a fifth of the establishments load.
+ */
+export const codeList = (c: string) =>
+  `CASE WHEN translate(${c}, '0123456789,', '') = '' THEN NULLIF(${c}, '') ELSE NULLIF(regexp_replace(${c}, '[^0-9,]', '', 'g'), '') END`
 
 /** CNPJ parts may hold letters (alphanumeric CNPJ, July 2026 on): upper-case, keep as text. */
 export const cnpjPart = (c: string) => `upper(trim(${c}))`
@@ -81,7 +92,7 @@ export function selectFor(kind: Kind): string {
         `TRY_CAST(matriz_filial AS UTINYINT) AS matriz_filial`, `${text('nome_fantasia')} AS nome_fantasia`,
         `${code('situacao_cadastral', 2)} AS situacao`, `${date('data_situacao')} AS data_situacao`, `${code('motivo', 2)} AS motivo`,
         `${text('cidade_exterior')} AS cidade_exterior`, `${code('pais', 3)} AS pais`, `${date('data_inicio_atividade')} AS data_inicio`,
-        `${code('cnae_principal', 7)} AS cnae_principal`, `NULLIF(regexp_replace(cnaes_secundarios, '[^0-9,]', '', 'g'), '') AS cnaes_secundarios`,
+        `${code('cnae_principal', 7)} AS cnae_principal`, `${codeList('cnaes_secundarios')} AS cnaes_secundarios`,
         `${text('tipo_logradouro')} AS tipo_logradouro`, `${text('logradouro')} AS logradouro`, `${text('numero')} AS numero`,
         `${text('complemento')} AS complemento`, `${text('bairro')} AS bairro`, `${text('cep')} AS cep`, `upper(${text('uf')}) AS uf`,
         `${code('municipio', 4)} AS municipio`, `${text('ddd1')} AS ddd1`, `${text('telefone1')} AS telefone1`, `${text('ddd2')} AS ddd2`,

@@ -3,14 +3,14 @@
 // partition's Parquet files.
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { CARD_SEPARATOR, CARD_TABLES, cardTable, FICHA, PARTITIONS, PARTNER_SEPARATOR, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
+import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
 /**
  * SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. A DATE
  * cast to text is YYYY-MM-DD (years are 1800-2100, see parse.ts), 40 % cheaper than strftime.
  */
 const FICHA_SQL: Record<FichaField, string> = {
-  matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
+  dv: 'substr(e.cnpj, 13, 2)', matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
   data_situacao: 'e.data_situacao::VARCHAR', motivo: 'e.motivo', data_inicio: 'e.data_inicio::VARCHAR',
   cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
   logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
@@ -40,8 +40,9 @@ const BATCH = 256
 /**
  * The query of each table of partition p, from the partition's relations: `SELECT key, dados` in
  * key order, except establishments, which come as batches of BATCH cards in key order, each one
- * string `key 0x1F dados 0x1E key 0x1F dados ...`: one string per batch instead of two per card
+ * string `cnpj 0x1F dados 0x1E cnpj 0x1F dados ...`: one string per batch instead of two per card
  * took the card writer from 5.6 to 4.6 s at 1.1 M establishments (a string crossing costs ~1 µs).
+ * write() turns CNPJs and roots into the store's integer keys (layout.ts).
  */
 export function cardQueries(from: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string>) {
   // A root listed twice in Empresas or Simples must not duplicate its establishments.
@@ -65,9 +66,9 @@ export function cardQueries(from: Record<'estabelecimentos' | 'empresas' | 'simp
 
 export interface CardStore {
   /**
-   * Streams one of cardQueries' queries into its table of partition p; returns rows read. A key
-   * listed twice in the dump keeps its first row, except in `socios`, where the rows of one root
-   * are joined into one by PARTNER_SEPARATOR.
+   * Streams one of cardQueries' queries into its table of partition p; returns rows written. A
+   * key listed twice in the dump keeps its first row, except in `socios`, where the rows of one
+   * root are joined into one by PARTNER_SEPARATOR.
    */
   write(conn: DuckDBConnection, table: (typeof CARD_TABLES)[number], partition: number, query: string): Promise<number>
   close(): void
@@ -79,12 +80,16 @@ export function createCardStore(path: string): CardStore {
   // commit. (journal_mode = OFF is refused by bun's SQLite: it stays 'delete'.)
   db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
   for (let p = 0; p < PARTITIONS; p++)
-    for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave TEXT PRIMARY KEY, dados TEXT NOT NULL) WITHOUT ROWID`)
+    for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave INTEGER PRIMARY KEY, dados TEXT NOT NULL)`)
   return {
     async write(conn, table, partition, query) {
       const insert = db.prepare(`INSERT OR IGNORE INTO ${cardTable(table, partition)} (chave, dados) VALUES (?, ?)`)
-      const result = await conn.stream(query)
+      // A CNPJ or root with characters outside [0-9A-Z] gets no key, so no card: no request can name it.
       let rows = 0
+      const putRoot = (root: string, dados: string) => {
+        if (KEYABLE_ROOT.test(root)) rows += insert.run(rootKey(root), dados).changes
+      }
+      const result = await conn.stream(query)
       let key: string | null = null
       let value = ''
       db.exec('BEGIN')
@@ -97,8 +102,8 @@ export function createCardStore(path: string): CardStore {
             for (let i = 0; i < chunk.rowCount; i++)
               for (const line of (keys.getItem(i) as string).split(PARTNER_SEPARATOR)) {
                 const cut = line.indexOf(CARD_SEPARATOR)
-                insert.run(line.slice(0, cut), line.slice(cut + 1))
-                rows++
+                const cnpj = line.slice(0, cut)
+                if (KEYABLE_CNPJ.test(cnpj)) rows += insert.run(cardKey(cnpj), line.slice(cut + 1)).changes
               }
             continue
           }
@@ -108,15 +113,14 @@ export function createCardStore(path: string): CardStore {
               const k = keys.getItem(i) as string
               if (k === key) value += PARTNER_SEPARATOR + (values.getItem(i) as string)
               else {
-                if (key !== null) insert.run(key, value)
+                if (key !== null) putRoot(key, value)
                 key = k
                 value = values.getItem(i) as string
               }
             }
-          else for (let i = 0; i < chunk.rowCount; i++) insert.run(keys.getItem(i) as string, values.getItem(i) as string)
-          rows += chunk.rowCount
+          else for (let i = 0; i < chunk.rowCount; i++) putRoot(keys.getItem(i) as string, values.getItem(i) as string)
         }
-        if (key !== null) insert.run(key, value)
+        if (key !== null) putRoot(key, value)
         db.exec('COMMIT')
       } catch (err) {
         db.exec('ROLLBACK')

@@ -7,7 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
 import { writeZip } from '../../ingest/lib/zip-write'
 import { Database } from 'bun:sqlite'
-import { CARD_SEPARATOR, CARD_TABLES, CARDS_FILE, cardTable, FICHA, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, SOCIO } from '../../src/datasets/cnpj/layout'
+import { CARD_SEPARATOR, CARD_TABLES, cardKey, CARDS_FILE, cardTable, FICHA, FORMAT, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import { TABLES } from '../../ingest/cnpj/parse'
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
@@ -69,14 +69,14 @@ describe('build from a directory', () => {
       expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length)
       // Every establishment once; partners grouped by company; the one company with no establishment.
       expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([8, 6, 1])
-      const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = '33683111000280'`).get() as { dados: string }
+      const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = ?`).get(cardKey('33683111000280')) as { dados: string }
       const values = row.dados.split(CARD_SEPARATOR)
       expect(values).toHaveLength(FICHA.length)
       expect(Object.fromEntries(values.map((v, i) => [FICHA[i], v]))).toMatchObject({
-        matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',
+        dv: '80', matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',
         razao_social: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)', capital_social: '1061004829.23', complemento: 'MODULO G', email: '',
       })
-      const partners = (cards.query(`SELECT dados FROM ${cardTable('socios', 11)} WHERE chave = '33683111'`).get() as { dados: string }).dados.split(PARTNER_SEPARATOR)
+      const partners = (cards.query(`SELECT dados FROM ${cardTable('socios', 11)} WHERE chave = ?`).get(rootKey('33683111')) as { dados: string }).dados.split(PARTNER_SEPARATOR)
       expect(partners.map((p) => p.split(CARD_SEPARATOR)).every((p) => p.length === SOCIO.length)).toBe(true)
     } finally {
       cards.close()
@@ -292,7 +292,7 @@ describe('live swap', () => {
     const { app } = await testApp({ dataDir: data })
     const r = await get(app, '/v1/health')
     expect(r.body.status).toBe('degradado')
-    expect(r.body.motivos[0]).toContain("(formato 1, este servidor lê o 2); rode 'dadosbr ingest cnpj' de novo")
+    expect(r.body.motivos[0]).toContain(`(formato 1, este servidor lê o ${FORMAT}); rode 'dadosbr ingest cnpj' de novo`)
     expect((await get(app, '/v1/cnpj/situacao/33683111000280')).status).toBe(503)
     await app.close()
   }, 30_000) // builds the fixtures

@@ -14,8 +14,9 @@ export const MANIFEST_FILE = 'manifest.json'
 /**
  * Layout version of the served files, written in the manifest (`formato`): a server opens only
  * builds of its own version. 2: doc keys in the low bits of the index rowids, 28 card fields.
+ * 3: card store keyed by integers (cardKey, rootKey), check digits in the card.
  */
-export const FORMAT = 2
+export const FORMAT = 3
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const
@@ -102,27 +103,32 @@ export const partitionSql = (column: string) =>
  * Point lookups do not go to DuckDB. A DuckDB point query costs ~0.6-2 ms of CPU however the file
  * is laid out (measured: zone maps over sorted 4096-row groups, a prebuilt JSON card column, 100
  * root partitions), which caps two cores at ~1 500 new cards a second. The card store is a row
- * store beside the DuckDB file, built from the same month and swapped with it: SQLite, WITHOUT
- * ROWID tables (chave TEXT PRIMARY KEY, dados TEXT), three per root partition, each written once
- * in key order:
- * - `estabelecimentos_pNN`: key = CNPJ, value = the establishment's whole card (its own columns,
- *   its company's and its Simples option), FICHA fields. A root is a range of CNPJs.
- * - `socios_pNN`: key = root, value = every partner of the company in /socios order, SOCIO fields,
- *   partners separated by PARTNER_SEPARATOR.
- * - `empresas_sem_estab_pNN`: key = root, value = legal name, for a company that has no
+ * store beside the DuckDB file, built from the same month and swapped with it: SQLite rowid
+ * tables (chave INTEGER PRIMARY KEY, dados TEXT), three per root partition, each written once in
+ * key order:
+ * - `estabelecimentos_pNN`: key = cardKey(CNPJ), value = the establishment's whole card (its
+ *   check digits, its own columns, its company's and its Simples option), FICHA fields. A root's
+ *   establishments are one key range (rootCardKeys).
+ * - `socios_pNN`: key = rootKey(root), value = every partner of the company in /socios order,
+ *   SOCIO fields, partners separated by PARTNER_SEPARATOR.
+ * - `empresas_sem_estab_pNN`: key = rootKey(root), value = legal name, for a company that has no
  *   establishment (partner search shows its name; every other company's is on its cards).
  * Fields are joined by CARD_SEPARATOR; blank = null. DuckDB keeps the registry itself, typed.
+ *
+ * Integer keys, not the CNPJ text: a WITHOUT ROWID table keeps whole rows in its interior pages,
+ * and with ~270-byte cards those pages held ~18 children each. Nationally the interior pages were
+ * 920 MB and a lookup walked 4-5 pages; a rowid table's interior cells are a key and a pointer.
  */
 export const CARD_TABLES = ['estabelecimentos', 'socios', 'empresas_sem_estab'] as const
 export const CARD_SEPARATOR = '\u001f'
 export const PARTNER_SEPARATOR = '\u001e'
 
 /**
- * The card fields in `dados` order (the CNPJ is the key, not repeated in the value): what the
- * endpoints serve. Fields no endpoint shows (country, fax, special situation) stay in DuckDB.
+ * The card fields in `dados` order (the key holds the CNPJ's first 12 characters, `dv` its check
+ * digits): what the endpoints serve. Fields no endpoint shows (country, fax, special situation) stay in DuckDB.
  */
 export const FICHA = [
-  'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
+  'dv', 'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
   'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
   'capital_social', 'opcao_simples', 'opcao_mei',
@@ -135,3 +141,36 @@ export type SocioField = (typeof SOCIO)[number]
 
 /** One table of the card store. */
 export const cardTable = (table: (typeof CARD_TABLES)[number], partition: number) => `${table}_p${String(partition).padStart(2, '0')}`
+
+/** CNPJ characters in key order: base 36, so a key keeps the CNPJs' text order. */
+const KEY_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+/** Base 36 of text[from, to): '0'-'9' are 0-9, 'A'-'Z' 10-35 (callers pass only those; see KEYABLE_CNPJ). */
+const base36 = (text: string, from: number, to: number) => {
+  let n = 0
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    n = n * 36 + (c < 65 ? c - 48 : c - 55)
+  }
+  return n
+}
+const SIX_DIGITS = BigInt(36 ** 6)
+
+/** What the keys can represent: a CNPJ of [0-9A-Z]{12}[0-9]{2} (any other cannot be asked for), a root of [0-9A-Z]{8}. */
+export const KEYABLE_CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/
+export const KEYABLE_ROOT = /^[0-9A-Z]{8}$/
+
+/**
+ * An establishment's key: its first 12 characters (root and order) read in base 36, up to
+ * 36^12 ≈ 4.7e18, so a BigInt (SQLite's 64-bit integer). The check digits are in the card.
+ * (Computed in JavaScript at ingest: the same arithmetic in DuckDB SQL doubled the card query.)
+ */
+export const cardKey = (cnpj: string): bigint => BigInt(base36(cnpj, 0, 6)) * SIX_DIGITS + BigInt(base36(cnpj, 6, 12))
+
+/** The first and last establishment keys a root can have (orders 0000 to ZZZZ). */
+export const rootCardKeys = (root: string): [bigint, bigint] => [cardKey(`${root}0000`), cardKey(`${root}ZZZZ`)]
+
+/** The 12 characters of an establishment key (cardKey's inverse). */
+export const cnpjOfCardKey = (key: bigint | string): string => BigInt(key).toString(36).toUpperCase().padStart(12, '0')
+
+/** A root's key in the partner tables: its 8 characters in base 36 (below 2^53, a plain number). */
+export const rootKey = (root: string): number => base36(root, 0, 8)

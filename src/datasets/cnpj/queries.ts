@@ -3,22 +3,19 @@
 // names the one table its root lives in.
 import { cardTable, DOC_KEY_UNIT, partitionOfRoot } from './layout'
 
-/** Bounds of every CNPJ of a root: orders and check digits are [0-9A-Z], all below '~'. */
-export const rootRange = (root: string) => [root, `${root}~`]
-
 const estabelecimentos = (root: string) => cardTable('estabelecimentos', partitionOfRoot(root))
 
-/** Card store queries (SQLite, `?` parameters). */
+/** Card store queries (SQLite, `?` parameters; keys from cardKey and rootKey in layout.ts). */
 export const CARD = {
-  /** The card of one establishment (? = CNPJ). */
+  /** The card of one establishment (? = cardKey). */
   one: (root: string) => `SELECT dados FROM ${estabelecimentos(root)} WHERE chave = ?`,
-  /** The cards of every establishment of a root, in CNPJ order (?, ? = rootRange). */
-  ofRoot: (root: string) => `SELECT chave AS cnpj, dados FROM ${estabelecimentos(root)} WHERE chave >= ? AND chave < ? ORDER BY chave`,
-  /** Any one card of a root, for its company's fields (?, ? = rootRange). */
-  anyOfRoot: (root: string) => `SELECT chave AS cnpj, dados FROM ${estabelecimentos(root)} WHERE chave >= ? AND chave < ? LIMIT 1`,
-  /** Every partner of a root, in one row (? = root). */
+  /** The cards of every establishment of a root, in CNPJ order (?, ? = rootCardKeys); keys as text (past 2^53). */
+  ofRoot: (root: string) => `SELECT CAST(chave AS TEXT) AS chave, dados FROM ${estabelecimentos(root)} WHERE chave BETWEEN ? AND ? ORDER BY chave`,
+  /** Any one card of a root, for its company's fields (?, ? = rootCardKeys). */
+  anyOfRoot: (root: string) => `SELECT CAST(chave AS TEXT) AS chave, dados FROM ${estabelecimentos(root)} WHERE chave BETWEEN ? AND ? LIMIT 1`,
+  /** Every partner of a root, in one row (? = rootKey). */
   socios: (root: string) => `SELECT dados FROM ${cardTable('socios', partitionOfRoot(root))} WHERE chave = ?`,
-  /** The legal name of a company with no establishment (? = root). */
+  /** The legal name of a company with no establishment (? = rootKey). */
   empresaSemEstab: (root: string) => `SELECT dados AS razao_social FROM ${cardTable('empresas_sem_estab', partitionOfRoot(root))} WHERE chave = ?`,
 }
 

@@ -76,8 +76,10 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
  * in PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free,
  * so it is not re-read between files: a later file would evict an earlier, hotter one); the file
  * that crosses the budget is read in part. The name indexes go first: a search reads many pages of
- * its index (each word's list), a lookup 3-4 pages of the card store. Measured nationally with the
- * card store read and the name index not: rare-name search p95 158 ms; a lookup from disk, p50 1.0 ms.
+ * its index (each word's list), a lookup one page of the card store (its interior pages stay in
+ * SQLite's cache). Measured nationally with the card store read and the name index not: rare-name
+ * search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store holds the establishment cards
+ * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners.
  */
 function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): void } {
   let current: Prewarm | undefined

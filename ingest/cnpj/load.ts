@@ -12,6 +12,7 @@ import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
 import { FILE_KINDS, readCsvSql, selectFor, TABLES, type FileKind } from './parse'
 import { runSelf } from '../lib/self'
+import { partitionRelation } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
 export interface SourceFile {
@@ -155,8 +156,7 @@ async function allSettledOrThrow(tasks: Promise<unknown>[]): Promise<void> {
 
 /** One partition's Parquet files as a relation (an empty one with the table's columns when the partition got no rows). */
 function partRelation(workDir: string, kind: (typeof PARTITIONED_TABLES)[number], p: number): string {
-  const dir = join(workDir, PARTS_DIR, kind, `part=${p}`)
-  return existsSync(dir) ? `read_parquet(${sqlPath(join(dir, '*.parquet'))}, hive_partitioning = false)` : `(SELECT * FROM ${kind} LIMIT 0)`
+  return partitionRelation(join(workDir, PARTS_DIR), kind, p) ?? `(SELECT * FROM ${kind} LIMIT 0)`
 }
 
 /**

@@ -3,10 +3,9 @@
 // situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
+import { partitionRelation } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
@@ -182,10 +181,7 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
   const conn = await instance.connect()
   try {
     // A pass is one root partition (roots never cross them); null when it got no rows.
-    const part = (kind: string, pass: number) => {
-      const dir = join(partsDir, kind, `part=${pass}`)
-      return existsSync(dir) ? `read_parquet('${join(dir, '*.parquet').replace(/'/g, "''")}', hive_partitioning = false)` : null
-    }
+    const part = (kind: string, pass: number) => partitionRelation(partsDir, kind, pass)
     // A partition with establishments but no company row keeps them (the join is a left join).
     const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte WHERE false)'
     return kind === 'empresas'

@@ -42,11 +42,14 @@ export interface Server {
  * users paste it as is, so its slash is encoded before routing.
  */
 const PUNCTUATED_CNPJ = /\/([0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3})\/([0-9A-Za-z]{4}-?[0-9]{2})(?=\/|$)/
+/** Where the path of an absolute URL (scheme://host/path) starts; -1 when it has none. */
+const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)
+
 export function withEncodedCnpjSlash(request: Request): Request {
   // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
   const { url } = request
   const query = url.indexOf('?')
-  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2), query < 0 ? undefined : query)
+  const path = url.slice(pathStart(url), query < 0 ? undefined : query)
   if (!PUNCTUATED_CNPJ.test(path)) return request
   const parsed = new URL(url)
   parsed.pathname = parsed.pathname.replace(PUNCTUATED_CNPJ, '/$1%2F$2')
@@ -65,7 +68,7 @@ export function baseUrlOf(ctx: AppContext, request: Request): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl
   // The origin of the absolute URL the server hands over (scheme://host[:port]), without a URL object.
   const { url } = request
-  const path = url.indexOf('/', url.indexOf('//') + 2)
+  const path = pathStart(url)
   return path < 0 ? url : url.slice(0, path)
 }
 

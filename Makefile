@@ -21,10 +21,10 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "make: instale o pacote Debian 'chromium' (sudo apt-get install chromium)"; exit 1; fi; }
 
-$(DATA)/cnpj/current: | node_modules/.installed
-	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA) --parcial --quiet
-
-sample: $(DATA)/cnpj/current ## build the bundled sample data if missing
+# Rebuilt only when ./data lacks the sample month in this version's layout (--se-preciso): a
+# checkout of a version with a new layout rebuilds it instead of serving nothing.
+sample: node_modules/.installed ## build the bundled sample data if missing or built by another version
+	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA) --parcial --quiet --se-preciso
 
 run: node_modules/.installed sample ## install, build the sample if missing, serve on :8080 with payments off
 	$(BUN) src/cli.ts serve --free --port $(PORT) --data $(DATA)
@@ -49,8 +49,8 @@ build: dist/dadosbr ## single executable in dist/dadosbr
 test-binary: dist/dadosbr ## copy the binary alone into an empty directory and get an answer from it
 	$(BUN) scripts/test-binary.ts
 
-data: node_modules/.installed ## download the latest monthly CNPJ dump and rebuild ./data (hours of download)
-	$(BUN) src/cli.ts ingest cnpj --data $(DATA)
+data: node_modules/.installed ## download the latest monthly CNPJ dump and rebuild ./data, unless ./data already holds it
+	$(BUN) src/cli.ts ingest cnpj --data $(DATA) --se-preciso
 
 bench: node_modules/.installed ## benchmarks: registry on synthetic dumps + payments on a local chain (BENCH_ARGS="--companies 1000000,10000000")
 	$(BUN) bench/run.ts $(BENCH_ARGS)

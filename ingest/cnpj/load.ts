@@ -2,7 +2,7 @@
 // checks it, and only then swaps the `current` link to it with an atomic rename. A failure at
 // any step leaves the serving files untouched.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
@@ -330,6 +330,20 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     throw err
   } finally {
     await releaseLock()
+  }
+}
+
+/**
+ * The build `current` points at, if it holds `month` in this version's layout (FORMAT): then a new
+ * build would reproduce it. Used by `ingest --se-preciso` (make run, make data, monthly jobs).
+ */
+export function upToDateBuild(dataDir: string, month: string): string | null {
+  const dir = join(dataDir, DATASET_DIR, CURRENT_LINK)
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Partial<Manifest>
+    return manifest.formato === FORMAT && manifest.referencia === month ? dir : null
+  } catch {
+    return null
   }
 }
 

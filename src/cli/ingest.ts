@@ -1,8 +1,8 @@
 // `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/.
 import { basename, join } from 'node:path'
-import { buildCnpj } from '../../ingest/cnpj/load'
+import { buildCnpj, upToDateBuild } from '../../ingest/cnpj/load'
 import { buildIndexFromParts } from '../../ingest/cnpj/search-index'
-import { DEFAULT_SOURCE, downloadMonth } from '../../ingest/cnpj/sources'
+import { DEFAULT_SOURCE, downloadMonth, listMonths } from '../../ingest/cnpj/sources'
 import { synthCnpj } from '../../ingest/cnpj/synth'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
 
@@ -13,6 +13,7 @@ const INGEST_SPECS: FlagSpec[] = [
   { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
   { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
   { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
+  { name: '--se-preciso', value: false, help: 'nada faz se a base em uso já é desse mês e do formato desta versão (com download: nada baixa)' },
   { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
   { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
   { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
@@ -38,22 +39,30 @@ export async function ingest(argv: string[]): Promise<number> {
   const quiet = Boolean(flags['--quiet'])
   const log = (l: string) => process.stderr.write(`${l}\n`)
   let month = flags['--month'] as string | undefined
-  let sourceDir = flags['--from'] as string | undefined
-  if (sourceDir) {
-    month ??= /\d{4}-\d{2}/.exec(basename(sourceDir))?.[0]
+  const fromDir = flags['--from'] as string | undefined
+  const share = { url: String(flags['--fonte'] ?? DEFAULT_SOURCE.url).replace(/\/+$/, ''), token: String(flags['--token'] ?? DEFAULT_SOURCE.token) }
+  if (fromDir) {
+    month ??= /\d{4}-\d{2}/.exec(basename(fromDir))?.[0]
     if (!month) throw new UsageError('informe --month AAAA-MM (o nome da pasta --from não diz o mês)')
-  } else {
-    const share = { url: String(flags['--fonte'] ?? DEFAULT_SOURCE.url).replace(/\/+$/, ''), token: String(flags['--token'] ?? DEFAULT_SOURCE.token) }
-    const downloads = flags['--downloads'] as string | undefined
-    const got = await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet, log })
-    month = got.month
-    sourceDir = got.dir
   }
+  if (flags['--se-preciso']) {
+    // One listing of the share says which month is the latest, before anything is downloaded.
+    month ??= (await listMonths(share)).pop()
+    const built = month && upToDateBuild(dataDir, month)
+    if (built) {
+      log(`base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`)
+      return 0
+    }
+  }
+  const downloads = flags['--downloads'] as string | undefined
+  const source = fromDir && month
+    ? { dir: fromDir, month }
+    : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet, log })
   const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
   if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
   const started = performance.now()
   const manifest = await buildCnpj({
-    sourceDir, month, dataDir, quiet, log, maxRejects,
+    sourceDir: source.dir, month: source.month, dataDir, quiet, log, maxRejects,
     allowPartial: Boolean(flags['--parcial']),
     memoryLimit: flags['--memoria'] as string | undefined,
   })

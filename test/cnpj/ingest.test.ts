@@ -16,6 +16,7 @@ import { get, tempDir, testApp } from '../helpers'
 import { buildFixtureData, FIXTURES } from './helpers'
 
 const quiet = { quiet: true, log: () => {} }
+const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const tmp = tempDir
 
 function copyFixtures(): string {
@@ -240,6 +241,37 @@ describe('download from the share', () => {
       s.server.stop(true)
     }
   }, 30_000) // downloads and builds the fixtures
+
+  test('--se-preciso: data already holding the latest month in this layout downloads and builds nothing; another layout is rebuilt', async () => {
+    const s = share(FIXTURES, '2026-08')
+    const data = tmp('dadosbr-se-preciso-')
+    // Not spawnSync: the share answers from this process.
+    const cli = async (args: string[]) => {
+      const child = Bun.spawn([process.execPath, CLI, 'ingest', 'cnpj', '--data', data, '--se-preciso', '--quiet', ...args], { env: process.env, stderr: 'pipe' })
+      const err = await new Response(child.stderr).text()
+      return { code: await child.exited, err }
+    }
+    try {
+      await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
+      const link = join(data, 'cnpj', 'current')
+      const first = readlinkSync(link)
+      const skipped = await cli(['--fonte', s.url, '--token', 'TOKEN'])
+      expect(skipped).toEqual({ code: 0, err: `base CNPJ 2026-08 já está em ${link}, no formato desta versão: nada a fazer\n` })
+      expect(s.seen).toEqual([])
+      expect(readlinkSync(link)).toBe(first)
+      // A build of another layout version (the server refuses it) is rebuilt from the same zips.
+      const manifestPath = join(link, 'manifest.json')
+      writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), formato: FORMAT - 1 }))
+      await Bun.sleep(1100) // build folders are named to the second
+      const rebuilt = await cli(['--from', FIXTURES, '--month', '2026-08', '--parcial'])
+      expect(rebuilt.code).toBe(0)
+      expect(rebuilt.err).toContain('base CNPJ 2026-08 pronta')
+      expect(readlinkSync(link)).not.toBe(first)
+      expect(JSON.parse(readFileSync(manifestPath, 'utf8')).formato).toBe(FORMAT)
+    } finally {
+      s.server.stop(true)
+    }
+  }, 30_000) // builds the fixtures twice
 
   test('a wrong token fails with a line that says what to check', async () => {
     const s = share(FIXTURES, '2026-08')

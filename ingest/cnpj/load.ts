@@ -334,14 +334,16 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 }
 
 /**
- * The build `current` points at, if it holds `month` in this version's layout (FORMAT): then a new
- * build would reproduce it. Used by `ingest --se-preciso` (make run, make data, monthly jobs).
+ * The build `current` points at, if it holds `month` in this version's layout (FORMAT) with all its
+ * served files: then a new build would reproduce it. Used by `ingest --se-preciso` (make run,
+ * make data, monthly jobs).
  */
 export function upToDateBuild(dataDir: string, month: string): string | null {
   const dir = join(dataDir, DATASET_DIR, CURRENT_LINK)
   try {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Partial<Manifest>
-    return manifest.formato === FORMAT && manifest.referencia === month ? dir : null
+    const complete = [DUCKDB_FILE, CARDS_FILE, SEARCH_FILE, PARTNER_SEARCH_FILE].every((f) => existsSync(join(dir, f)))
+    return manifest.formato === FORMAT && manifest.referencia === month && complete ? dir : null
   } catch {
     return null
   }

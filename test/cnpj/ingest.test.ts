@@ -1,7 +1,7 @@
 // Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
 // must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
 import { describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
@@ -242,7 +242,7 @@ describe('download from the share', () => {
     }
   }, 30_000) // downloads and builds the fixtures
 
-  test('--se-preciso: data already holding the latest month in this layout downloads and builds nothing; another layout is rebuilt', async () => {
+  test('--se-preciso: data already holding the latest month in this layout downloads and builds nothing; another layout or a missing file is rebuilt', async () => {
     const s = share(FIXTURES, '2026-08')
     const data = tmp('dadosbr-se-preciso-')
     // Not spawnSync: the share answers from this process.
@@ -268,6 +268,13 @@ describe('download from the share', () => {
       expect(rebuilt.err).toContain('base CNPJ 2026-08 pronta')
       expect(readlinkSync(link)).not.toBe(first)
       expect(JSON.parse(readFileSync(manifestPath, 'utf8')).formato).toBe(FORMAT)
+      // So is a build missing one of its files.
+      const second = readlinkSync(link)
+      rmSync(join(link, CARDS_FILE))
+      await Bun.sleep(1100)
+      expect((await cli(['--from', FIXTURES, '--month', '2026-08', '--parcial'])).code).toBe(0)
+      expect(readlinkSync(link)).not.toBe(second)
+      expect(existsSync(join(link, CARDS_FILE))).toBe(true)
     } finally {
       s.server.stop(true)
     }

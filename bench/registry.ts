@@ -153,7 +153,7 @@ for (const companies of sizes) {
   const ingest = reused ? undefined : await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
-  if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
+  if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}; CPU em s: ${JSON.stringify(manifest.cpu_segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
   console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}, busca_socios.sqlite ${mb(statSync(join(dir, 'busca_socios.sqlite')).size)}`)
 

@@ -41,6 +41,11 @@ export interface Manifest {
   linhas: Record<string, number>
   rejeitadas: { total: number; exemplos: Reject[] }
   segundos: Record<string, number>
+  /**
+   * CPU time of each phase (user + system, all threads), and of each name index's process: which
+   * work bounds a build on a given machine (a phase's CPU over its seconds is the cores it kept busy).
+   */
+  cpu_segundos: Record<string, number>
 }
 
 export interface BuildOptions {
@@ -185,11 +190,17 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const maxRejects = options.maxRejects ?? 1000
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(options.month)) throw new BuildError(`mês de referência inválido: ${options.month} (use AAAA-MM)`)
   const seconds: Record<string, number> = {}
+  const cpuSeconds: Record<string, number> = {}
+  const tenths = (x: number) => Math.round(x * 10) / 10
   let t = performance.now()
+  let cpu = process.cpuUsage()
   const lap = (name: string) => {
     const now = performance.now()
-    seconds[name] = Math.round((now - t) / 100) / 10
+    const used = process.cpuUsage(cpu)
+    seconds[name] = tenths((now - t) / 1000)
+    cpuSeconds[name] = tenths((used.user + used.system) / 1e6)
     t = now
+    cpu = process.cpuUsage()
   }
 
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
@@ -285,7 +296,8 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     const cardConn = await instance.connect()
     // Empty tables with the registry's columns stand in for a partition that got no rows.
     for (const kind of PARTITIONED_TABLES) await cardConn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
-    const indexes = (['empresas', 'socios'] as const).map((kind) =>
+    const indexKinds = ['empresas', 'socios'] as const
+    const indexes = indexKinds.map((kind) =>
       runSelf(
         ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
           '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
@@ -306,6 +318,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     }
     await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('fichas_e_busca')
+    for (const [n, kind] of indexKinds.entries()) cpuSeconds[`indice_${kind}`] = tenths((await indexes[n]!.done).cpuSeconds)
     cardConn.closeSync()
     instance.closeSync()
     instance = undefined
@@ -320,6 +333,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       linhas: rows,
       rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
       segundos: seconds,
+      cpu_segundos: cpuSeconds,
     }
     await writeFile(join(work, MANIFEST_FILE), JSON.stringify(manifest, null, 2))
     await swapIn(root, work, buildName)

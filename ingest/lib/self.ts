@@ -7,8 +7,8 @@ export function selfCommand(): string[] {
 }
 
 export interface Child {
-  /** Resolves when the child exits 0; rejects with its exit code otherwise. */
-  done: Promise<void>
+  /** Resolves with the child's CPU time (user + system, seconds) when it exits 0; rejects with its exit code otherwise. */
+  done: Promise<{ cpuSeconds: number }>
   kill(): void
 }
 
@@ -17,6 +17,9 @@ export function runSelf(args: string[], describe: string): Child {
   const child = Bun.spawn([...selfCommand(), ...args], { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] })
   const done = child.exited.then((code) => {
     if (code !== 0) throw new Error(`${describe} falhou (saída ${code})`)
+    const usage = child.resourceUsage()
+    // Microseconds.
+    return { cpuSeconds: usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1e6 : 0 }
   })
   return { done, kill: () => child.kill() }
 }

@@ -36,6 +36,12 @@ describe('build from a directory', () => {
     const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
     expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
+    // CPU per phase of this process, and of each index process (a Bun start alone is tens of ms).
+    expect(Object.keys(manifest.cpu_segundos)).toEqual(['verificacao', 'carga', 'particoes', 'fichas_e_busca', 'indice_empresas', 'indice_socios'])
+    for (const v of Object.values(manifest.cpu_segundos)) expect(v).toBeGreaterThanOrEqual(0)
+    expect(manifest.cpu_segundos.carga).toBeGreaterThan(0)
+    expect(manifest.cpu_segundos.indice_empresas).toBeGreaterThan(0)
+    expect(manifest.cpu_segundos.indice_socios).toBeGreaterThan(0)
   })
 
   test('served files: the registry as typed DuckDB tables; the card store with cards, partners and companies without establishment', async () => {

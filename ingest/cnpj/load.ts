@@ -2,10 +2,10 @@
 // checks it, and only then swaps the `current` link to it with an atomic rename. A failure at
 // any step leaves the serving files untouched.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE } from '../../src/datasets/cnpj/layout'
+import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
 import { cardQueries, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
@@ -355,9 +355,8 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 export function upToDateBuild(dataDir: string, month: string): string | null {
   const dir = join(dataDir, DATASET_DIR, CURRENT_LINK)
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Partial<Manifest>
-    const complete = [DUCKDB_FILE, CARDS_FILE, SEARCH_FILE, PARTNER_SEARCH_FILE].every((f) => existsSync(join(dir, f)))
-    return manifest.formato === FORMAT && manifest.referencia === month && complete ? dir : null
+    const { referencia, formato } = buildHead(dir)
+    return formato === FORMAT && referencia === month && SERVED_FILES.every((f) => existsSync(join(dir, f))) ? dir : null
   } catch {
     return null
   }

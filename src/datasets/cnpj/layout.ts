@@ -1,5 +1,7 @@
 // Where the registry's files live and how the text index is laid out. Shared by the server
 // (which reads) and the ingest (which writes), so both agree on one layout.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** data/cnpj/current -> data/cnpj/<build>/ ; the link is swapped atomically by a rename. */
 export const DATASET_DIR = 'cnpj'
@@ -11,6 +13,14 @@ export const PARTNER_SEARCH_FILE = 'busca_socios.sqlite'
 /** The card store: one row per establishment, keyed by CNPJ, for point lookups (see FICHA). */
 export const CARDS_FILE = 'fichas.sqlite'
 export const MANIFEST_FILE = 'manifest.json'
+/** The files a build serves (besides its manifest). */
+export const SERVED_FILES = [DUCKDB_FILE, CARDS_FILE, SEARCH_FILE, PARTNER_SEARCH_FILE] as const
+
+/** What a build's manifest says of it: its month and the layout version that wrote it (1 before `formato` existed). */
+export function buildHead(dir: string): { referencia: string; formato: number } {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string; formato?: number }
+  return { referencia: manifest.referencia, formato: manifest.formato ?? 1 }
+}
 /**
  * Layout version of the served files, written in the manifest (`formato`): a server opens only
  * builds of its own version. 2: doc keys in the low bits of the index rowids, 28 card fields.

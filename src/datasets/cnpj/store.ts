@@ -2,7 +2,7 @@
 // (SQLite FTS5), the manifest, and the small code tables, read from the month's DuckDB file into memory.
 // Follows data/cnpj/current, so a new month is picked up live.
 import type { Database } from 'bun:sqlite'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { DatasetHealth, DatasetStore } from '../../core/dataset'
 import type { Logger } from '../../core/log'
@@ -11,7 +11,7 @@ import { openDuckDb } from '../../core/stores/duckdb'
 import { openImmutable } from '../../core/stores/sqlite'
 import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
-import { CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
+import { buildHead, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
 import { CardStoreReader } from './cards'
 import { SQL } from './queries'
 
@@ -51,9 +51,9 @@ async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
 }
 
 async function openFiles(dir: string): Promise<CnpjFiles> {
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as { referencia: string; formato?: number }
+  const manifest = buildHead(dir)
   if (manifest.formato !== FORMAT)
-    throw new Error(`${dir} foi construída por outra versão do dadosbr (formato ${manifest.formato ?? 1}, este servidor lê o ${FORMAT}); rode 'dadosbr ingest cnpj' de novo`)
+    throw new Error(`${dir} foi construída por outra versão do dadosbr (formato ${manifest.formato}, este servidor lê o ${FORMAT}); rode 'dadosbr ingest cnpj' de novo`)
   const lookups = await readLookups(join(dir, DUCKDB_FILE))
   const opened: { close(): void }[] = []
   const open = <T extends { close(): void }>(file: T) => (opened.push(file), file)

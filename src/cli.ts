@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 // Entry point of the single `dadosbr` executable.
+import { availableParallelism } from 'node:os'
 import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
@@ -30,11 +31,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /**
  * DuckDB's queries and Bun's file and zlib work share one native thread pool, sized once at start
- * from UV_THREADPOOL_SIZE. The ingest loads two zips at once (two long queries plus their pumps),
- * which deadlocks a small pool, so `ingest` re-runs itself with a larger one when none was set.
+ * from UV_THREADPOOL_SIZE. The ingest loads one zip per core at once (long queries plus their
+ * pumps), which deadlocks a small pool, so `ingest` re-runs itself with 4 threads per core (at
+ * least 8, libuv's ceiling 1024) when none was set (see buildPlan in ingest/cnpj/load.ts).
  */
 async function rerunWithThreadPool(argv: string[]): Promise<number> {
-  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stdio: ['inherit', 'inherit', 'inherit'] })
+  const pool = Math.min(1024, Math.max(8, 4 * availableParallelism()))
+  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: String(pool) }, stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited
 }

@@ -4,6 +4,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { basename, join } from 'node:path'
 import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
 import { cardQueries, createCardStore, type CardStore } from './card-store'
@@ -57,7 +58,8 @@ export interface BuildOptions {
   /** Malformed rows tolerated before the build fails. */
   maxRejects?: number
   memoryLimit?: string
-  threads?: number
+  /** Cores the build may use (default: all the machine reports); see buildPlan. */
+  cores?: number
   quiet?: boolean
   log?: (line: string) => void
 }
@@ -126,8 +128,29 @@ async function loadZip(conn: DuckDBConnection, source: SourceFile, workDir: stri
 }
 
 const PARTS_DIR = 'partes'
-/** Two loads at once need a native thread pool of 8 (see rerunWithThreadPool in src/cli.ts). */
-const LOAD_IN_PARALLEL = Number(process.env.UV_THREADPOOL_SIZE ?? 0) >= 8
+
+export interface BuildPlan {
+  /** Zips loaded at once. */
+  loadsAtOnce: number
+  /** DuckDB threads of the load and of the card store. */
+  duckdbThreads: number
+  /** DuckDB threads of each name-index process. */
+  indexThreads: number
+}
+
+/**
+ * How a build spreads over the machine. One zip per core at once: a CSV reader on a pipe is
+ * single-threaded, and each load keeps ~1 core busy (measured on 2 cores: 2 at once ~1.9 cores).
+ * Each load needs 4 threads of the native pool (its query, the pump's reads, inflate and writes;
+ * 2 loads deadlocked a pool of 4), so the pool caps them (see rerunWithThreadPool in src/cli.ts).
+ * In the final phase the card store and the two index processes run at once: the cards' DuckDB
+ * gets every core, each index a third of them. On 2 cores this is the measured setup (2 loads,
+ * DuckDB 2 threads, indexes 1 each); more cores were not measured here.
+ */
+export function buildPlan(cores: number, threadPool: number): BuildPlan {
+  const n = Math.max(1, Math.floor(cores))
+  return { loadsAtOnce: Math.max(1, Math.min(n, Math.floor(threadPool / 4))), duckdbThreads: n, indexThreads: Math.max(1, Math.floor(n / 3)) }
+}
 const MEMORY_LIMIT = '4GB'
 /**
  * DuckDB memory while the cards (this process) and the two name indexes (children) are built at
@@ -204,6 +227,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   }
 
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
+  const plan = buildPlan(options.cores ?? availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
   lap('verificacao')
   const root = join(options.dataDir, DATASET_DIR)
@@ -225,7 +249,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       preserve_insertion_order: 'false',
       // Measured faster to write (NOTES §1); a reader needs DuckDB 1.5 or later.
       storage_compatibility_version: 'latest',
-      threads: String(options.threads ?? 2),
+      threads: String(plan.duckdbThreads),
       // The build must peak under 8 GB; the limit covers DuckDB's buffer pool only (with 5GB this
       // process peaked at 6.9 GB nationally, and the sum with the index children at 8.9 GB).
       memory_limit: options.memoryLimit ?? MEMORY_LIMIT,
@@ -239,8 +263,8 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     const rows: Record<string, number> = Object.fromEntries(FILE_KINDS.filter((k) => sources.some((s) => s.kind === k)).map((k) => [k.kind, 0]))
     const results: { source: SourceFile; rejects: Reject[] }[] = []
     let rejectTotal = 0
-    // Two zips at a time, largest first: one CSV reader is single-threaded on a pipe, and
-    // inflating and parsing one file leaves the second core mostly idle.
+    // plan.loadsAtOnce zips at a time, largest first: one CSV reader is single-threaded on a
+    // pipe, and inflating and parsing one file leaves the other cores mostly idle.
     const queue = [...sources].sort((x, y) => y.entry.uncompressedSize - x.entry.uncompressedSize)
     const worker = async (c: DuckDBConnection) => {
       for (let source = queue.shift(); source; source = queue.shift()) {
@@ -255,11 +279,11 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         }
       }
     }
-    const second = await instance.connect()
+    const others = await Promise.all(Array.from({ length: plan.loadsAtOnce - 1 }, () => instance!.connect()))
     try {
-      await allSettledOrThrow(LOAD_IN_PARALLEL ? [worker(conn), worker(second)] : [worker(conn)])
+      await allSettledOrThrow([conn, ...others].map(worker))
     } finally {
-      second.closeSync()
+      for (const c of others) c.closeSync()
     }
     const allRejects = sources.flatMap((s) => results.find((r) => r.source === s)?.rejects ?? [])
     bar.done()
@@ -289,7 +313,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     instance = await DuckDBInstance.create(':memory:', {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
-      threads: String(options.threads ?? 2),
+      threads: String(plan.duckdbThreads),
       memory_limit: memory.cards,
       temp_directory: join(work, 'duckdb.tmp'),
     })
@@ -300,7 +324,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     const indexes = indexKinds.map((kind) =>
       runSelf(
         ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
-          '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
+          '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], '--nucleos', String(plan.indexThreads), ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
         `o índice de ${kind}`,
       ),
     )

@@ -160,6 +160,8 @@ export interface IndexFromPartsOptions {
   memoryLimit?: string
   /** Where DuckDB may spill the sort. */
   tempDir: string
+  /** DuckDB threads (default 1: the build runs this beside the card store and the other index). */
+  threads?: number
 }
 
 /**
@@ -174,7 +176,7 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    threads: '1',
+    threads: String(options.threads ?? 1),
     memory_limit: options.memoryLimit ?? '3GB',
     temp_directory: options.tempDir,
   })

@@ -17,8 +17,17 @@ const INGEST_SPECS: FlagSpec[] = [
   { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
   { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
   { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
+  { name: '--nucleos', value: true, help: 'núcleos que a construção pode usar (padrão: todos os da máquina; um zip por núcleo na carga)' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
+
+/** A --nucleos value: a whole number of cores, at least 1. */
+function coresFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError('--nucleos precisa ser um inteiro >= 1')
+  return n
+}
 
 export const INGEST_HELP = usage(
   'dadosbr ingest cnpj: reconstrói o cadastro de empresas a partir do dump mensal da Receita Federal.',
@@ -60,11 +69,13 @@ export async function ingest(argv: string[]): Promise<number> {
     : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet, log })
   const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
   if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
+  const cores = coresFlag(flags['--nucleos'])
   const started = performance.now()
   const manifest = await buildCnpj({
     sourceDir: source.dir, month: source.month, dataDir, quiet, log, maxRejects,
     allowPartial: Boolean(flags['--parcial']),
     memoryLimit: flags['--memoria'] as string | undefined,
+    cores,
   })
   const rows = Object.entries(manifest.linhas).map(([k, v]) => `${k}=${v}`).join(' ')
   log(`base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}; ${manifest.rejeitadas.total} linhas malformadas`)
@@ -107,6 +118,7 @@ const INDEX_SPECS: FlagSpec[] = [
   { name: '--saida', value: true, help: 'arquivo SQLite a criar' },
   { name: '--memoria', value: true, help: 'limite de memória do DuckDB deste processo (padrão 3GB)' },
   { name: '--tmp', value: true, help: 'pasta para o DuckDB transbordar a ordenação' },
+  { name: '--nucleos', value: true, help: 'threads do DuckDB deste processo (padrão 1)' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 
@@ -129,6 +141,6 @@ export async function indiceDeNomes(argv: string[]): Promise<number> {
   // Killed with its build (not through the terminal's process group): stop instead of running on.
   const parent = process.ppid
   setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref()
-  await buildIndexFromParts(kind, parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp })
+  await buildIndexFromParts(kind, parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp, threads: coresFlag(flags['--nucleos']) })
   return 0
 }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { buildCnpj, BuildError } from '../../ingest/cnpj/load'
+import { buildCnpj, BuildError, buildPlan } from '../../ingest/cnpj/load'
 import { writeZip } from '../../ingest/lib/zip-write'
 import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, CARDS_FILE, cardTable, FICHA, FORMAT, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
@@ -117,6 +117,57 @@ describe('build from a directory', () => {
   test('bad month and missing directory are refused up front', async () => {
     expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-13', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('mês de referência inválido')
     expect(buildCnpj({ sourceDir: '/nope', month: '2026-08', dataDir: tmp('d-'), allowPartial: true, ...quiet })).rejects.toThrow('pasta de origem não existe')
+  })
+})
+
+describe('cores', () => {
+  test('the plan: one zip per core at once as far as the native pool allows (4 threads a load), DuckDB on every core, a third of them per index', () => {
+    expect(buildPlan(2, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 2, indexThreads: 1 })
+    expect(buildPlan(8, 32)).toEqual({ loadsAtOnce: 8, duckdbThreads: 8, indexThreads: 2 })
+    expect(buildPlan(8, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 8, indexThreads: 2 })
+    // libuv's default pool (4): one load at a time.
+    expect(buildPlan(2, 4)).toEqual({ loadsAtOnce: 1, duckdbThreads: 2, indexThreads: 1 })
+    expect(buildPlan(1, 8)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
+    expect(buildPlan(0.5, 0)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
+  })
+
+  /** Every row of every table of the build's files, in a stable order. */
+  async function contents(data: string): Promise<Record<string, unknown>> {
+    const dir = join(data, 'cnpj', 'current')
+    const out: Record<string, unknown> = {}
+    const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+    const c = await db.connect()
+    for (const table of Object.keys(TABLES)) out[`cnpj.duckdb ${table}`] = (await c.runAndReadAll(`SELECT * FROM ${table} ORDER BY ALL`)).getRowsJS()
+    c.closeSync()
+    db.closeSync()
+    for (const file of ['fichas.sqlite', 'busca.sqlite', 'busca_socios.sqlite']) {
+      const sqlite = new Database(join(dir, file), { readonly: true })
+      const tables = sqlite.query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`).all()
+      for (const { name } of tables) out[`${file} ${name}`] = sqlite.query(`SELECT * FROM "${name}" ORDER BY 1`).all()
+      sqlite.close()
+    }
+    return out
+  }
+
+  test('the build is the same on 1 core (one zip at a time) and on 6 (several at once, DuckDB and the indexes on more threads)', async () => {
+    const one = tmp('dadosbr-cores-')
+    const six = tmp('dadosbr-cores-')
+    const a = await buildCnpj({ sourceDir: FIXTURES, month: '2026-07', dataDir: one, allowPartial: true, cores: 1, ...quiet })
+    const b = await buildCnpj({ sourceDir: FIXTURES, month: '2026-07', dataDir: six, allowPartial: true, cores: 6, ...quiet })
+    expect(b.linhas).toEqual(a.linhas)
+    expect(b.rejeitadas).toEqual(a.rejeitadas)
+    expect(b.arquivos).toEqual(a.arquivos)
+    const [x, y] = [await contents(one), await contents(six)]
+    expect((x[`fichas.sqlite ${cardTable('estabelecimentos', partitionOfRoot('33683111'))}`] as unknown[]).length).toBeGreaterThan(0)
+    expect(Object.keys(x)).toContain('busca.sqlite empresa_fts_data')
+    expect((x['cnpj.duckdb estabelecimentos'] as unknown[]).length).toBe(8)
+    expect(y).toEqual(x)
+  })
+
+  test('--nucleos must be a whole number of cores', async () => {
+    const run = Bun.spawnSync([process.execPath, CLI, 'ingest', 'cnpj', '--from', FIXTURES, '--month', '2026-07', '--data', tmp('dadosbr-cores-'), '--parcial', '--quiet', '--nucleos', '0'], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' } })
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr.toString()).toContain('--nucleos precisa ser um inteiro >= 1')
   })
 })
 

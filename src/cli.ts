@@ -1,10 +1,10 @@
 #!/usr/bin/env bun
 // Entry point of the single `dadosbr` executable.
-import { availableParallelism } from 'node:os'
 import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
 import { selfCommand } from '../ingest/lib/self'
+import { machineCores } from '../ingest/lib/cores'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 
@@ -36,7 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
  * least 8, libuv's ceiling 1024) when none was set (see buildPlan in ingest/cnpj/load.ts).
  */
 async function rerunWithThreadPool(argv: string[]): Promise<number> {
-  const pool = Math.min(1024, Math.max(8, 4 * availableParallelism()))
+  const pool = Math.min(1024, Math.max(8, 4 * machineCores()))
   const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: String(pool) }, stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited

@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError, buildPlan } from '../../ingest/cnpj/load'
 import { writeZip } from '../../ingest/lib/zip-write'
+import { machineCores, quotaCores } from '../../ingest/lib/cores'
+import { availableParallelism } from 'node:os'
 import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, CARDS_FILE, cardTable, FICHA, FORMAT, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import { TABLES } from '../../ingest/cnpj/parse'
@@ -129,6 +131,20 @@ describe('cores', () => {
     expect(buildPlan(2, 4)).toEqual({ loadsAtOnce: 1, duckdbThreads: 2, indexThreads: 1 })
     expect(buildPlan(1, 8)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
     expect(buildPlan(0.5, 0)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
+    // Loads stop at 8 (memory), DuckDB still gets every core.
+    expect(buildPlan(64, 256)).toEqual({ loadsAtOnce: 8, duckdbThreads: 64, indexThreads: 21 })
+  })
+
+  test("a container's CPU quota bounds the cores (cgroup v2 cpu.max)", () => {
+    expect(quotaCores('200000 100000\n')).toBe(2)
+    expect(quotaCores('150000 100000')).toBe(2)
+    expect(quotaCores('50000 100000')).toBe(1)
+    expect(quotaCores('max 100000')).toBeNull()
+    expect(quotaCores('')).toBeNull()
+    const file = join(tmp('dadosbr-cpu-'), 'cpu.max')
+    writeFileSync(file, '100000 100000\n')
+    expect(machineCores(file)).toBe(1)
+    expect(machineCores('/nope/cpu.max')).toBe(availableParallelism())
   })
 
   /** Every row of every table of the build's files, in a stable order. */

@@ -4,7 +4,7 @@ import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
 import { selfCommand } from '../ingest/lib/self'
-import { machineCores } from '../ingest/lib/cores'
+import { machineCores, POOL_THREADS_PER_LOAD } from '../ingest/lib/cores'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 
@@ -32,11 +32,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /**
  * DuckDB's queries and Bun's file and zlib work share one native thread pool, sized once at start
  * from UV_THREADPOOL_SIZE. The ingest loads one zip per core at once (long queries plus their
- * pumps), which deadlocks a small pool, so `ingest` re-runs itself with 4 threads per core (at
- * least 8, libuv's ceiling 1024) when none was set (see buildPlan in ingest/cnpj/load.ts).
+ * pumps), which deadlocks a small pool, so `ingest` re-runs itself with POOL_THREADS_PER_LOAD
+ * threads per core (at least two loads' worth, libuv's ceiling 1024) when none was set (see buildPlan in ingest/cnpj/load.ts).
  */
 async function rerunWithThreadPool(argv: string[]): Promise<number> {
-  const pool = Math.min(1024, Math.max(8, 4 * machineCores()))
+  const pool = Math.min(1024, Math.max(2 * POOL_THREADS_PER_LOAD, POOL_THREADS_PER_LOAD * machineCores()))
   const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: String(pool) }, stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited

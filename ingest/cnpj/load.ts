@@ -12,7 +12,8 @@ import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
 import { FILE_KINDS, readCsvSql, selectFor, TABLES, type FileKind } from './parse'
 import { runSelf } from '../lib/self'
-import { machineCores } from '../lib/cores'
+import { machineCores, POOL_THREADS_PER_LOAD } from '../lib/cores'
+import { sqlString } from '../lib/sql'
 import { partitionRelation } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
@@ -92,8 +93,6 @@ async function count(conn: DuckDBConnection, sql: string): Promise<number> {
   return Number(rows[0]?.[0] ?? 0)
 }
 
-const sqlPath = (path: string) => `'${path.replace(/'/g, "''")}'`
-
 /**
  * Loads one zip through a FIFO into its table of the served file. Returns rows loaded and the
  * malformed rows seen. (DuckDB 1.5 hangs on a COPY whose source is a FIFO, so the Parquet
@@ -148,15 +147,14 @@ export interface BuildPlan {
 /**
  * How a build spreads over the machine. One zip per core at once: a CSV reader on a pipe is
  * single-threaded, and each load keeps ~1 core busy (measured on 2 cores: 2 at once ~1.9 cores).
- * Each load needs 4 threads of the native pool (its query, the pump's reads, inflate and writes;
- * 2 loads deadlocked a pool of 4), so the pool caps them (see rerunWithThreadPool in src/cli.ts).
+ * Each load needs POOL_THREADS_PER_LOAD threads of the native pool, so the pool caps them.
  * In the final phase the card store and the two index processes run at once: the cards' DuckDB
  * gets every core, each index a third of them. On 2 cores this is the measured setup (2 loads,
  * DuckDB 2 threads, indexes 1 each); more cores were not measured here.
  */
 export function buildPlan(cores: number, threadPool: number): BuildPlan {
   const n = Math.max(1, Math.floor(cores))
-  const loads = Math.min(n, MAX_LOADS_AT_ONCE, Math.floor(threadPool / 4))
+  const loads = Math.min(n, MAX_LOADS_AT_ONCE, Math.floor(threadPool / POOL_THREADS_PER_LOAD))
   return { loadsAtOnce: Math.max(1, loads), duckdbThreads: n, indexThreads: Math.max(1, Math.floor(n / 3)) }
 }
 const MEMORY_LIMIT = '4GB'
@@ -181,7 +179,7 @@ function phaseMemory(limit: string): { cards: string; empresas: string; socios: 
 async function splitPartitions(conn: DuckDBConnection, workDir: string): Promise<void> {
   await mkdir(join(workDir, PARTS_DIR))
   for (const kind of PARTITIONED_TABLES)
-    await conn.run(`COPY (SELECT *, ${partitionSql('cnpj_basico')} AS part FROM ${kind}) TO ${sqlPath(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, COMPRESSION 'uncompressed', PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+    await conn.run(`COPY (SELECT *, ${partitionSql('cnpj_basico')} AS part FROM ${kind}) TO ${sqlString(join(workDir, PARTS_DIR, kind))} (FORMAT parquet, COMPRESSION 'uncompressed', PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
 }
 
 /** Waits for every task; fails with the first failure only after all have stopped. */

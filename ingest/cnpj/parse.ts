@@ -2,6 +2,8 @@
 // (NOTES §3), and the SQL that turns each raw text field into a typed value. DuckDB's CSV
 // reader does the splitting (latin-1, ';', every field quoted); this module owns the meaning.
 
+import { sqlString } from '../lib/sql'
+
 export type Kind =
   | 'empresas' | 'estabelecimentos' | 'socios' | 'simples'
   | 'cnaes' | 'motivos' | 'municipios' | 'naturezas' | 'paises' | 'qualificacoes'
@@ -139,5 +141,5 @@ export const TABLES: Record<Kind, string> = {
  */
 export function readCsvSql(path: string, kind: FileKind, rejectsTable: string): string {
   const columns = `{${kind.columns.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}`
-  return `read_csv('${path.replace(/'/g, "''")}', auto_detect=false, header=false, delim=';', quote='"', escape='"', new_line='\\n', encoding='latin-1', columns=${columns}, all_varchar=true, ignore_errors=true, store_rejects=true, rejects_table='${rejectsTable}', rejects_scan='${rejectsTable}_scan', max_line_size=1048576, parallel=false)`
+  return `read_csv(${sqlString(path)}, auto_detect=false, header=false, delim=';', quote='"', escape='"', new_line='\\n', encoding='latin-1', columns=${columns}, all_varchar=true, ignore_errors=true, store_rejects=true, rejects_table='${rejectsTable}', rejects_scan='${rejectsTable}_scan', max_line_size=1048576, parallel=false)`
 }

@@ -12,6 +12,13 @@ export function quotaCores(cpuMax: string): number | null {
   return Number.isFinite(cores) && cores > 0 ? Math.max(1, Math.ceil(cores)) : null
 }
 
+/**
+ * Threads of the native pool (UV_THREADPOOL_SIZE) one zip load needs: its DuckDB query, the
+ * pump's reads, inflate and writes (2 loads deadlocked libuv's default pool of 4). `ingest` sizes
+ * the pool from it (rerunWithThreadPool in src/cli.ts), the build's plan divides by it (buildPlan).
+ */
+export const POOL_THREADS_PER_LOAD = 4
+
 export function machineCores(cpuMaxPath = '/sys/fs/cgroup/cpu.max'): number {
   let quota: number | null = null
   try {

@@ -3,8 +3,9 @@
 import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
-import { selfCommand } from '../ingest/lib/self'
-import { machineCores, POOL_THREADS_PER_LOAD } from '../ingest/lib/cores'
+import { selfCommand } from './core/self'
+import { machineCores } from './core/cores'
+import { POOL_THREADS_PER_LOAD } from '../ingest/lib/cores'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 

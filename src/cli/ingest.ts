@@ -4,6 +4,7 @@ import { buildCnpj, upToDateBuild } from '../../ingest/cnpj/load'
 import { buildIndexFromParts } from '../../ingest/cnpj/search-index'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from '../../ingest/cnpj/sources'
 import { synthCnpj } from '../../ingest/cnpj/synth'
+import { exitWhenOrphaned } from '../core/self'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
 
 const INGEST_SPECS: FlagSpec[] = [
@@ -138,9 +139,8 @@ export async function indiceDeNomes(argv: string[]): Promise<number> {
   const [kind, parts, out, tmp] = [flags['--tipo'], flags['--partes'], flags['--saida'], flags['--tmp']]
   if (typeof parts !== 'string' || typeof out !== 'string' || typeof tmp !== 'string') throw new UsageError('--partes, --saida e --tmp são obrigatórios')
   if (kind !== 'empresas' && kind !== 'socios') throw new UsageError('--tipo precisa ser empresas ou socios')
-  // Killed with its build (not through the terminal's process group): stop instead of running on.
-  const parent = process.ppid
-  setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref()
+  // Killed with its build: stop instead of running on.
+  exitWhenOrphaned()
   await buildIndexFromParts(kind, parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp, threads: coresFlag(flags['--nucleos']) })
   return 0
 }

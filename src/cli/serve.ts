@@ -1,8 +1,11 @@
 import { createApp } from '../app'
-import { ConfigError, loadConfig, SETTINGS, type SettingName } from '../core/config'
+import { ConfigError, loadConfig, processCount, SETTINGS, type Config, type SettingName } from '../core/config'
+import { machineCores } from '../core/cores'
 import { healthOf, VERSION } from '../core/health'
 import { createLogger } from '../core/log'
+import { exitWhenOrphaned } from '../core/self'
 import { parseArgs, usage, type FlagSpec } from './args'
+import { processNumber, startServingProcesses } from './serving-processes'
 
 const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
   .filter(([, s]) => s.flag)
@@ -38,23 +41,50 @@ export async function serve(argv: string[]): Promise<number> {
     }
     throw err
   }
-  const log = createLogger(config.logLevel)
-  if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
-  else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
+  // An extra serving process (serving-processes.ts) logs with its number and leaves the start's messages to the first.
+  const number = processNumber()
+  const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined)
+  if (number) exitWhenOrphaned()
+  const processes = number ? 1 : processCount(config, machineCores())
+  // A taken port fails the start before the data is opened (the bind itself comes after).
+  if (!number && config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
+  if (!number && config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
+  else if (!number) log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
   const app = await createApp(config, { log })
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.handle, maxRequestBodySize: 64 * 1024, idleTimeout: IDLE_TIMEOUT_SECONDS })
-  const shown = config.host === '0.0.0.0' ? 'localhost' : config.host
-  log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir })
-  const health = await healthOf(app.ctx)
-  if (health.status !== 'ok') log.warn('serviço degradado', { motivos: health.motivos.join('; ') })
+  const server = listen(config, app.handle, processes > 1 || number > 0)
+  // The others join the port the first one got (--port 0 picks one); the first alone prewarms.
+  const others = processes > 1 ? startServingProcesses(processes - 1, [...argv, '--port', String(server.port), '--prewarm', '0'], log) : undefined
+  if (!number) {
+    const shown = config.host === '0.0.0.0' ? 'localhost' : config.host
+    log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir, processos: processes })
+    const health = await healthOf(app.ctx)
+    if (health.status !== 'ok') log.warn('serviço degradado', { motivos: health.motivos.join('; ') })
+  }
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve()
-    process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    // A terminal's Ctrl-C reaches the whole process group: the extra processes wait for the first one's SIGTERM, so it never sees them die and restarts them.
+    if (number) process.on('SIGINT', () => {})
+    else process.once('SIGINT', stop)
   })
-  log.info('encerrando')
-  await server.stop()
+  if (!number) log.info('encerrando')
+  await Promise.all([server.stop(), others?.stop()])
   await app.close()
   return 0
+}
+
+/**
+ * Binds the port. Alone: a plain socket, so a second server on the same port fails. Shared by
+ * several processes: SO_REUSEPORT, which would let another server of this user join the port
+ * silently; the first process has checked with a plain socket that nothing held it (serve, above).
+ */
+function listen(config: Config, fetch: (request: Request) => Promise<Response>, shared: boolean) {
+  const options = { hostname: config.host, fetch, maxRequestBodySize: 64 * 1024, idleTimeout: IDLE_TIMEOUT_SECONDS }
+  try {
+    return Bun.serve({ ...options, port: config.port, reusePort: shared })
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE') throw new Error(`a porta ${config.port} de ${config.host} já está em uso: pare o outro serviço ou escolha outra porta com --port`)
+    throw err
+  }
 }

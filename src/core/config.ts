@@ -26,6 +26,7 @@ export const SETTINGS = {
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
   prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)' },
+  processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; com liquidação própria, 1)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
 } as const
 export type SettingName = keyof typeof SETTINGS
@@ -54,6 +55,7 @@ const schema = z
     rpcUrl: z.url().optional(),
     facilitatorPrivateKey: privateKey.optional(),
     prewarm: z.union([z.boolean(), bool]).default(true),
+    processes: z.coerce.number().int().min(1).max(64).optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })
   .superRefine((c, ctx) => {
@@ -64,6 +66,9 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['facilitatorUrl'], message: 'escolha um: facilitador remoto ou liquidação própria (X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY)' })
     else if (!c.facilitatorUrl && !(c.rpcUrl && c.facilitatorPrivateKey))
       ctx.addIssue({ code: 'custom', path: [c.rpcUrl ? 'facilitatorPrivateKey' : 'facilitatorUrl'], message: 'falta o facilitador: X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY' })
+    // One account sends every settlement: processes settling at once would race for its transaction nonces.
+    else if (selfFacilitated && c.processes !== undefined && c.processes > 1)
+      ctx.addIssue({ code: 'custom', path: ['processes'], message: 'a liquidação própria envia as transações de uma conta só e usa 1 processo; para mais, use um facilitador remoto' })
   })
 
 export type Config = z.output<typeof schema>
@@ -84,4 +89,16 @@ export function loadConfig(flags: Partial<Record<SettingName, string | boolean>>
   const s = SETTINGS[name]
   const label = s ? [s.flag, s.env].filter(Boolean).join(' / ') : String(name)
   throw new ConfigError(`configuração inválida: ${label}: ${issue.message}`)
+}
+
+/** True when this server settles payments on chain itself, with its own key. */
+export const selfSettles = (c: Config): boolean => !c.free && Boolean(c.rpcUrl && c.facilitatorPrivateKey)
+
+/** Most processes serving by default, whatever the core count: each holds its own caches (~150-350 MB). */
+export const MAX_DEFAULT_PROCESSES = 8
+
+/** How many processes serve the port: the setting, else one per core (at most 8), else 1 when settling on chain itself. */
+export function processCount(c: Config, cores: number): number {
+  if (c.processes !== undefined) return c.processes
+  return selfSettles(c) ? 1 : Math.min(cores, MAX_DEFAULT_PROCESSES)
 }

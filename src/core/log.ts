@@ -25,10 +25,12 @@ function format(fields?: Record<string, unknown>): string {
   return out
 }
 
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {
+/** `context` ends every line (the serving process's number, when there are several). */
+export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l + '\n'), context?: Record<string, unknown>): Logger {
+  const suffix = format(context)
   const at = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return
-    write(`${new Date().toISOString()} ${lvl.toUpperCase()} ${msg}${format(fields)}`)
+    write(`${new Date().toISOString()} ${lvl.toUpperCase()} ${msg}${format(fields)}${suffix}`)
   }
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), debugEnabled: ORDER.debug >= ORDER[level] }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
@@ -64,4 +65,110 @@ describe('dadosbr command line', () => {
     expect(log.split('\n')[0]).toContain('pagamentos DESLIGADOS (--free)')
     expect(log).toContain('encerrando')
   })
+})
+
+/** Live child processes of `pid`, from /proc (field 4 of stat is the parent). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') out.push(Number(entry))
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out
+}
+
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(50)) {
+    const v = await probe()
+    if (v !== undefined) return v
+  }
+  throw new Error(`esperando ${what}`)
+}
+
+/** Running (an orphan's zombie waits for an init that may never reap it). */
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+describe('serve with several processes', () => {
+  const start = (args: string[]) => Bun.spawn([process.execPath, CLI, 'serve', '--free', '--host', '127.0.0.1', '--data', '/nonexistent', ...args], { stderr: 'pipe' })
+  /** Collects the server's log as it comes; resolves once the first process announced the port it got (--port 0). */
+  const watch = (proc: ReturnType<typeof start>) => {
+    const log = { text: '' }
+    const decoder = new TextDecoder()
+    const read = (async () => {
+      for await (const chunk of proc.stderr) log.text += decoder.decode(chunk, { stream: true })
+    })()
+    const announced = until(() => {
+      const m = /ouvindo em http:\/\/127\.0\.0\.1:(\d+) .*processos=(\d+)/.exec(log.text)
+      return m ? { port: Number(m[1]), processes: Number(m[2]) } : undefined
+    }, 'o anúncio da porta')
+    return { log, announced, read }
+  }
+
+  test('--processos 2: both processes answer on one port, a dead one is restarted, SIGTERM stops them all', async () => {
+    const proc = start(['--port', '0', '--processos', '2', '--log', 'debug'])
+    const server = watch(proc)
+    try {
+      const { port, processes } = await server.announced
+      expect(processes).toBe(2)
+      const [first] = await until(() => (childrenOf(proc.pid).length === 1 ? childrenOf(proc.pid) : undefined), 'o segundo processo')
+      // Fresh connections, spread by the kernel (SO_REUSEPORT) over both processes' sockets.
+      const answered = async () => {
+        for (let i = 0; i < 40; i++) expect((await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' } })).status).toBe(200)
+      }
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' } }).catch(() => undefined)) && true, 'a resposta')
+      await answered()
+      process.kill(first!, 'SIGKILL')
+      const [second] = await until(() => childrenOf(proc.pid).find((p) => p !== first) !== undefined ? childrenOf(proc.pid) : undefined, 'o processo reiniciado')
+      expect(second).not.toBe(first)
+      await Bun.sleep(1500) // its port is bound once it has opened the data
+      await answered()
+      proc.kill('SIGTERM')
+      expect(await proc.exited).toBe(0)
+      expect(alive(second!)).toBe(false)
+    } finally {
+      proc.kill('SIGKILL')
+    }
+    await server.read
+    const log = server.log.text
+    // Request lines of the extra process carry its number; those of the first carry none.
+    expect(log).toMatch(/DEBUG pedido metodo=GET status=200 ms=[\d.]+ processo=1\n/)
+    expect(log).toMatch(/DEBUG pedido metodo=GET status=200 ms=[\d.]+\n/)
+    expect(log).toMatch(/WARN processo de atendimento saiu; reiniciando processo=1 saida=\d+ em_s=1\n/)
+    expect(log.match(/ouvindo em/g)).toHaveLength(1)
+  }, 30_000)
+
+  test('an extra process whose first process was killed outright exits by itself, even killed before it got going', async () => {
+    const proc = start(['--port', '0', '--processos', '2'])
+    await watch(proc).announced
+    const [child] = await until(() => (childrenOf(proc.pid).length === 1 ? childrenOf(proc.pid) : undefined), 'o segundo processo')
+    proc.kill('SIGKILL')
+    await proc.exited
+    await until(() => (alive(child!) ? undefined : true), 'o fim do processo órfão', 5000)
+  }, 20_000)
+
+  test('a port already in use stops the start in one line, alone or with several processes (nothing joins it silently)', async () => {
+    const holder = Bun.serve({ port: 0, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('outro') })
+    try {
+      for (const processes of ['1', '2']) {
+        const r = run(['serve', '--free', '--host', '127.0.0.1', '--data', '/nonexistent', '--port', String(holder.port), '--processos', processes, '--log', 'warn'])
+        expect(r.code).toBe(1)
+        expect(r.err).toBe(`dadosbr serve: a porta ${holder.port} de 127.0.0.1 já está em uso: pare o outro serviço ou escolha outra porta com --port\n`)
+      }
+    } finally {
+      holder.stop(true)
+    }
+  }, 20_000)
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ConfigError, loadConfig } from '../../src/core/config'
+import { ConfigError, loadConfig, processCount } from '../../src/core/config'
 
 const PAY_TO = '0x1111111111111111111111111111111111111111'
 
@@ -32,5 +32,21 @@ describe('settings', () => {
     expect(own.rpcUrl).toBe('http://127.0.0.1:8545')
     expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO, X402_RPC_URL: 'http://127.0.0.1:8545' })).toThrow(/X402_FACILITATOR_PRIVATE_KEY/)
     expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO, X402_FACILITATOR_HEADERS: 'nope', X402_FACILITATOR_URL: 'http://x' })).toThrow(/X402_FACILITATOR_HEADERS: deve ser um objeto JSON/)
+  })
+
+  test('serving processes: one per core up to 8 by default, 1 when settling on chain, the setting wins', () => {
+    const free = loadConfig({ free: true }, {})
+    expect([1, 2, 6, 8, 64].map((cores) => processCount(free, cores))).toEqual([1, 2, 6, 8, 8])
+    expect(processCount(loadConfig({ free: true }, { DADOSBR_PROCESSOS: '3' }), 64)).toBe(3)
+    expect(processCount(loadConfig({ free: true, processes: '1' }, { DADOSBR_PROCESSOS: '3' }), 64)).toBe(1)
+    const remote = loadConfig({}, { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'http://127.0.0.1:4021' })
+    expect(processCount(remote, 4)).toBe(4)
+    const ownEnv = { X402_PAY_TO: PAY_TO, X402_RPC_URL: 'http://127.0.0.1:8545', X402_FACILITATOR_PRIVATE_KEY: '0x' + 'ab'.repeat(32) }
+    expect(processCount(loadConfig({}, ownEnv), 4)).toBe(1)
+    expect(processCount(loadConfig({ processes: '1' }, ownEnv), 4)).toBe(1)
+    expect(() => loadConfig({ processes: '2' }, ownEnv)).toThrow('configuração inválida: --processos / DADOSBR_PROCESSOS: a liquidação própria envia as transações de uma conta só e usa 1 processo; para mais, use um facilitador remoto')
+    // --free serves nothing paid: the settlement key, if set, is not used.
+    expect(processCount(loadConfig({ free: true }, ownEnv), 4)).toBe(4)
+    for (const bad of ['0', '65', '1.5', 'dois']) expect(() => loadConfig({ free: true }, { DADOSBR_PROCESSOS: bad })).toThrow(/^configuração inválida: --processos \/ DADOSBR_PROCESSOS: /)
   })
 })

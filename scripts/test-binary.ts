@@ -1,6 +1,6 @@
 // Proves the single executable: copied alone into an empty directory, with no node_modules and a
 // bare environment, it ingests the real-format fixtures, serves them, and answers.
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -26,7 +26,17 @@ const ingest = run(['ingest', 'cnpj', '--from', resolve('test/cnpj/fixtures/rfb'
 check('ingest cnpj builds a DuckDB file', ingest.exitCode === 0, ingest.stderr.toString())
 
 const port = 20000 + Math.floor(Math.random() * 20000)
-const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })
+const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--free', '--processos', '2', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })
+/** The server's second process: the binary started again by itself (its own path, not bun). */
+let secondPid = ''
+const secondProcess = () => {
+  try {
+    ;[secondPid = ''] = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+    return secondPid ? readFileSync(`/proc/${secondPid}/cmdline`, 'utf8').split('\0') : []
+  } catch {
+    return []
+  }
+}
 try {
   let health: Response | undefined
   const started = performance.now()
@@ -40,12 +50,19 @@ try {
   const sample = await fetch(`http://127.0.0.1:${port}/v1/cnpj/amostra`)
   const card = (await sample.json()) as { razao_social?: string; total_socios?: number }
   check('amostra read from the card store', card.razao_social === 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' && card.total_socios === 6, JSON.stringify(card).slice(0, 200))
+  let second: string[] = []
+  for (let i = 0; i < 50 && second[1] !== 'serve'; i++, await Bun.sleep(100)) second = secondProcess()
+  check('a second serving process runs the binary itself', second[0] === join(dir, 'dadosbr') && second[1] === 'serve', second.join(' '))
+  // Fresh connections, spread by the kernel over both processes: every one answers.
+  const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/v1/cnpj/amostra`, { headers: { connection: 'close' } }).then((r) => r.status)))
+  check('fresh connections, spread over both processes, all answer', answers.every((s) => s === 200), answers.join())
   const docs = await fetch(`http://127.0.0.1:${port}/docs/swagger-ui-bundle.js`)
   check('docs assets embedded', docs.status === 200 && (await docs.text()).length > 500_000)
 } finally {
   server.kill()
   await server.exited
 }
+check('stopping the server stops its second process', secondPid !== '' && !existsSync(`/proc/${secondPid}`), secondPid)
 rmSync(dir, { recursive: true, force: true })
 console.log(`binary: ${passed} passed, ${failed} failed`)
 process.exit(failed ? 1 : 0)

@@ -31,9 +31,12 @@ export async function serve(argv: string[]): Promise<number> {
   const flags: Partial<Record<SettingName, string | boolean>> = {}
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
     if (s.flag && parsed.flags[s.flag] !== undefined) flags[name] = parsed.flags[s.flag]
-  let config
+  // An extra serving process (serving-processes.ts) logs with its number and leaves the start's messages to the first.
+  const number = processNumber()
+  let config, processes
   try {
     config = loadConfig(flags)
+    processes = number ? 1 : processCount(config, machineCores())
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`dadosbr: ${err.message}\n`)
@@ -41,11 +44,8 @@ export async function serve(argv: string[]): Promise<number> {
     }
     throw err
   }
-  // An extra serving process (serving-processes.ts) logs with its number and leaves the start's messages to the first.
-  const number = processNumber()
   const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined)
   if (number) exitWhenOrphaned()
-  const processes = number ? 1 : processCount(config, machineCores())
   // A taken port fails the start before the data is opened (the bind itself comes after).
   if (!number && config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
   if (!number && config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)

@@ -26,7 +26,7 @@ export const SETTINGS = {
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
   prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)' },
-  processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; com liquidação própria, 1)' },
+  processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; 1 com liquidação própria e fora do Linux)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
 } as const
 export type SettingName = keyof typeof SETTINGS
@@ -97,8 +97,12 @@ export const selfSettles = (c: Config): boolean => !c.free && Boolean(c.rpcUrl &
 /** Most processes serving by default, whatever the core count: each holds its own caches (~150-350 MB). */
 export const MAX_DEFAULT_PROCESSES = 8
 
-/** How many processes serve the port: the setting, else one per core (at most 8), else 1 when settling on chain itself. */
-export function processCount(c: Config, cores: number): number {
+/**
+ * How many processes serve the port: the setting, else one per core (at most 8); 1 when settling
+ * on chain itself, and off Linux, where SO_REUSEPORT does not spread connections among processes.
+ */
+export function processCount(c: Config, cores: number, platform: string = process.platform): number {
+  if (platform !== 'linux' && (c.processes ?? 1) > 1) throw new ConfigError(`configuração inválida: --processos / DADOSBR_PROCESSOS: vários processos na mesma porta só no Linux (aqui: ${platform})`)
   if (c.processes !== undefined) return c.processes
-  return selfSettles(c) ? 1 : Math.min(cores, MAX_DEFAULT_PROCESSES)
+  return selfSettles(c) || platform !== 'linux' ? 1 : Math.min(cores, MAX_DEFAULT_PROCESSES)
 }

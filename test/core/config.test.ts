@@ -47,6 +47,10 @@ describe('settings', () => {
     expect(() => loadConfig({ processes: '2' }, ownEnv)).toThrow('configuração inválida: --processos / DADOSBR_PROCESSOS: a liquidação própria envia as transações de uma conta só e usa 1 processo; para mais, use um facilitador remoto')
     // --free serves nothing paid: the settlement key, if set, is not used.
     expect(processCount(loadConfig({ free: true }, ownEnv), 4)).toBe(4)
+    // Off Linux, SO_REUSEPORT does not spread connections: one process, and asking for more is refused.
+    expect(processCount(free, 8, 'darwin')).toBe(1)
+    expect(processCount(loadConfig({ free: true, processes: '1' }, {}), 8, 'darwin')).toBe(1)
+    expect(() => processCount(loadConfig({ free: true, processes: '2' }, {}), 8, 'darwin')).toThrow('configuração inválida: --processos / DADOSBR_PROCESSOS: vários processos na mesma porta só no Linux (aqui: darwin)')
     for (const bad of ['0', '65', '1.5', 'dois']) expect(() => loadConfig({ free: true }, { DADOSBR_PROCESSOS: bad })).toThrow(/^configuração inválida: --processos \/ DADOSBR_PROCESSOS: /)
   })
 })

@@ -46,10 +46,12 @@ export async function serve(argv: string[]): Promise<number> {
   }
   const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined)
   if (number) exitWhenOrphaned()
-  // A taken port fails the start before the data is opened (the bind itself comes after).
-  if (!number && config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
-  if (!number && config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
-  else if (!number) log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
+  if (!number) {
+    // A taken port fails the start before the data is opened (the bind itself comes after).
+    if (config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
+    if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
+    else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
+  }
   const app = await createApp(config, { log })
   const server = listen(config, app.handle, processes > 1 || number > 0)
   // The others join the port the first one got (--port 0 picks one); the first alone prewarms.

@@ -16,6 +16,7 @@ import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, tempDir, testApp } from '../helpers'
 import { buildFixtureData, FIXTURES } from './helpers'
+import { childrenOf, startServe, until } from '../serve-process'
 
 const quiet = { quiet: true, log: () => {} }
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
@@ -396,6 +397,41 @@ describe('live swap', () => {
       await app.close()
     }
   }, 30_000) // 100 partitions of tables and cards are built while the loop keeps the event loop busy
+
+  test('with several serving processes, every one picks up the new month, and no request fails meanwhile', async () => {
+    const data = await buildFixtureData('2026-07')
+    const server = startServe(['--data', data, '--port', '0', '--processos', '2', '--prewarm', '0'])
+    try {
+      const { port } = await server.announced
+      await until(() => (childrenOf(server.proc.pid).length === 1 ? true : undefined), 'o segundo processo')
+      // Fresh connections, spread by the kernel over both processes; each answer names its month.
+      const month = async () => {
+        const r = await fetch(`http://127.0.0.1:${port}/v1/cnpj/situacao/33683111000280`, { headers: { connection: 'close' } })
+        return { status: r.status, month: ((await r.json()) as { fonte?: { referencia?: string } }).fonte?.referencia }
+      }
+      await until(async () => ((await month().catch(() => undefined))?.status === 200 ? true : undefined), 'as respostas dos dois processos')
+      await Bun.sleep(1000) // the second process has opened the data and joined the port
+      let stop = false
+      const seen: { status: number; month?: string }[] = []
+      const load = (async () => {
+        while (!stop) seen.push(await month())
+      })()
+      await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
+      // Each process notices the swap on its own within 2 s: then 40 fresh connections all get the new month.
+      await until(async () => {
+        const after = await Promise.all(Array.from({ length: 40 }, month))
+        return after.every((a) => a.status === 200 && a.month === '2026-08') ? true : undefined
+      }, 'o mês novo em todos os processos', 10_000)
+      stop = true
+      await load
+      expect(seen.length).toBeGreaterThan(20)
+      expect(seen.filter((a) => a.status !== 200)).toEqual([])
+      expect(new Set(seen.map((a) => a.month))).toEqual(new Set(['2026-07', '2026-08']))
+    } finally {
+      server.proc.kill('SIGTERM')
+      await server.proc.exited
+    }
+  }, 60_000) // builds the fixtures twice
 
   test('a build of another layout version is not opened: health says to run ingest again', async () => {
     const data = await buildFixtureData('2026-07')

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { alive, childrenOf, startServe, until } from '../serve-process'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const run = (args: string[], env: Record<string, string> = {}) => {
@@ -67,59 +67,12 @@ describe('dadosbr command line', () => {
   })
 })
 
-/** Live child processes of `pid`, from /proc (field 4 of stat is the parent). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') out.push(Number(entry))
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(50)) {
-    const v = await probe()
-    if (v !== undefined) return v
-  }
-  throw new Error(`esperando ${what}`)
-}
-
-/** Running (an orphan's zombie waits for an init that may never reap it). */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
-}
-
 describe('serve with several processes', () => {
-  const start = (args: string[]) => Bun.spawn([process.execPath, CLI, 'serve', '--free', '--host', '127.0.0.1', '--data', '/nonexistent', ...args], { stderr: 'pipe' })
-  /** Collects the server's log as it comes; resolves once the first process announced the port it got (--port 0). */
-  const watch = (proc: ReturnType<typeof start>) => {
-    const log = { text: '' }
-    const decoder = new TextDecoder()
-    const read = (async () => {
-      for await (const chunk of proc.stderr) log.text += decoder.decode(chunk, { stream: true })
-    })()
-    const announced = until(() => {
-      const m = /ouvindo em http:\/\/127\.0\.0\.1:(\d+) .*processos=(\d+)/.exec(log.text)
-      return m ? { port: Number(m[1]), processes: Number(m[2]) } : undefined
-    }, 'o anúncio da porta')
-    return { log, announced, read }
-  }
+  const start = (args: string[]) => startServe(['--data', '/nonexistent', ...args])
 
   test('--processos 2: both processes answer on one port, a dead one is restarted, SIGTERM stops them all', async () => {
-    const proc = start(['--port', '0', '--processos', '2', '--log', 'debug'])
-    const server = watch(proc)
+    const server = start(['--port', '0', '--processos', '2', '--log', 'debug'])
+    const proc = server.proc
     try {
       const { port, processes } = await server.announced
       expect(processes).toBe(2)
@@ -151,8 +104,8 @@ describe('serve with several processes', () => {
   }, 30_000)
 
   test('an extra process whose first process was killed outright exits by itself, even killed before it got going', async () => {
-    const proc = start(['--port', '0', '--processos', '2'])
-    await watch(proc).announced
+    const { proc, announced } = start(['--port', '0', '--processos', '2'])
+    await announced
     const [child] = await until(() => (childrenOf(proc.pid).length === 1 ? childrenOf(proc.pid) : undefined), 'o segundo processo')
     proc.kill('SIGKILL')
     await proc.exited

@@ -16,14 +16,13 @@ export function processNumber(env: Record<string, string | undefined> = process.
 }
 
 export interface ServingProcesses {
-  pids(): number[]
   /** SIGTERM to each (they finish the requests in flight), SIGKILL to any still alive after `graceMs`. */
   stop(graceMs?: number): Promise<void>
 }
 
 const FIRST_RESTART_MS = 1000
 const MAX_RESTART_MS = 60_000
-/** A process that ran this long before dying is restarted at once; one that dies sooner, ever more slowly. */
+/** A process that ran this long before dying is restarted after FIRST_RESTART_MS; one that dies sooner, ever more slowly (up to MAX_RESTART_MS). */
 const HEALTHY_RUN_MS = 60_000
 
 /** Starts `count` copies of `dadosbr serve <args>` and restarts any that dies until `stop`. */
@@ -44,7 +43,6 @@ export function startServingProcesses(count: number, args: string[], log: Logger
   }
   for (let k = 1; k <= count; k++) start(k, FIRST_RESTART_MS)
   return {
-    pids: () => [...live.values()].map((c) => c.pid),
     stop: async (graceMs = 10_000) => {
       stopping = true
       const children = [...live.values()]

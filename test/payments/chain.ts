@@ -7,6 +7,9 @@ import { base } from 'viem/chains'
 import { join } from 'node:path'
 import contracts from './fixtures/contracts.json'
 
+/** For the hooks that start the chain (and build fixture data): seconds on a busy machine, past bun's 5 s hook default (a clean CI run timed out). */
+export const HOOK_TIMEOUT_MS = 60_000
+
 export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const
 /** anvil's first default account: pays the gas of self-facilitated settlements. */

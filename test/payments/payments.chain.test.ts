@@ -11,7 +11,7 @@ import { createApp, type App } from '../../src/app'
 import { loadConfig } from '../../src/core/config'
 import { createLogger } from '../../src/core/log'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, startChain, USDC, type Chain } from './chain'
+import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, USDC, type Chain } from './chain'
 import { header, signPayment } from './sign'
 
 let chain: Chain
@@ -27,13 +27,13 @@ beforeAll(async () => {
   app = await createApp(config, { log: createLogger('info', (l) => logs.push(l)), checkResponses: true })
   server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 60 })
   baseUrl = `http://127.0.0.1:${server.port}`
-})
+}, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
   server?.stop(true)
   await app?.close()
   await chain?.stop()
-})
+}, HOOK_TIMEOUT_MS)
 
 const payingFetch = (account = chain.payer) => wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(toClientEvmSigner(account))))
 const balances = async () => ({ payer: await chain.balance(chain.payer.address), payTo: await chain.balance(chain.payTo) })

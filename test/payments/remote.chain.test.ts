@@ -13,7 +13,7 @@ import { createApp, type App } from '../../src/app'
 import { loadConfig } from '../../src/core/config'
 import { createLogger } from '../../src/core/log'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, startChain, type Chain } from './chain'
+import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, type Chain } from './chain'
 import { header, signPayment } from './sign'
 
 let chain: Chain
@@ -39,13 +39,13 @@ beforeAll(async () => {
       return new Response('not found', { status: 404 })
     },
   })
-})
+}, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
   for (const app of apps) await app.close()
   facilitatorServer?.stop(true)
   await chain?.stop()
-})
+}, HOOK_TIMEOUT_MS)
 
 async function serve(facilitatorUrl: string) {
   const config = loadConfig({ dataDir: await buildFixtureData(), payTo: chain.payTo, facilitatorUrl, facilitatorHeaders: '{"Authorization":"Bearer segredo"}', logLevel: 'silent' }, {})

@@ -5,7 +5,7 @@ import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
 import { selfCommand } from './core/self'
 import { machineCores } from './core/cores'
-import { POOL_THREADS_PER_LOAD } from '../ingest/lib/cores'
+import { POOL_THREADS_PER_LOAD } from '../ingest/lib/thread-pool'
 
 const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JSON, paga por chamada com x402.
 

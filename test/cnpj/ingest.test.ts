@@ -124,16 +124,16 @@ describe('build from a directory', () => {
 })
 
 describe('cores', () => {
-  test('the plan: one zip per core at once as far as the native pool allows (4 threads a load), DuckDB on every core, a third of them per index', () => {
-    expect(buildPlan(2, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 2, indexThreads: 1 })
-    expect(buildPlan(8, 32)).toEqual({ loadsAtOnce: 8, duckdbThreads: 8, indexThreads: 2 })
-    expect(buildPlan(8, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 8, indexThreads: 2 })
+  test('the plan: one zip per core at once as far as the native pool allows (4 threads a load), the split on every core, a third of them per index and the rest for the cards', () => {
+    expect(buildPlan(2, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 2, cardThreads: 1, indexThreads: 1 })
+    expect(buildPlan(8, 32)).toEqual({ loadsAtOnce: 8, duckdbThreads: 8, cardThreads: 4, indexThreads: 2 })
+    expect(buildPlan(8, 8)).toEqual({ loadsAtOnce: 2, duckdbThreads: 8, cardThreads: 4, indexThreads: 2 })
     // libuv's default pool (4): one load at a time.
-    expect(buildPlan(2, 4)).toEqual({ loadsAtOnce: 1, duckdbThreads: 2, indexThreads: 1 })
-    expect(buildPlan(1, 8)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
-    expect(buildPlan(0.5, 0)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, indexThreads: 1 })
-    // Loads stop at 8 (memory), DuckDB still gets every core.
-    expect(buildPlan(64, 256)).toEqual({ loadsAtOnce: 8, duckdbThreads: 64, indexThreads: 21 })
+    expect(buildPlan(2, 4)).toEqual({ loadsAtOnce: 1, duckdbThreads: 2, cardThreads: 1, indexThreads: 1 })
+    expect(buildPlan(1, 8)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, cardThreads: 1, indexThreads: 1 })
+    expect(buildPlan(0.5, 0)).toEqual({ loadsAtOnce: 1, duckdbThreads: 1, cardThreads: 1, indexThreads: 1 })
+    // Loads stop at 8 (memory), the split still gets every core.
+    expect(buildPlan(64, 256)).toEqual({ loadsAtOnce: 8, duckdbThreads: 64, cardThreads: 22, indexThreads: 21 })
   })
 
   test("a container's CPU quota bounds the cores (cgroup v2 cpu.max)", () => {

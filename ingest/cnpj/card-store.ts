@@ -6,18 +6,22 @@ import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
 /**
- * SQL of each card field (FICHA order) over e = establishment, m = company, si = Simples. A DATE
- * cast to text is YYYY-MM-DD (years are 1800-2100, see parse.ts), 40 % cheaper than strftime.
+ * SQL of each card field (FICHA order). The establishment's own fields, up to ESTABLISHMENT_FIELDS,
+ * are over the establishments table (the split joins them into the partitions' `ficha` column,
+ * see partitions.ts); the rest over m = company and si = Simples. A DATE cast to text is
+ * YYYY-MM-DD (years are 1800-2100, see parse.ts), 40 % cheaper than strftime.
  */
 const FICHA_SQL: Record<FichaField, string> = {
-  dv: 'substr(e.cnpj, 13, 2)', matriz_filial: 'e.matriz_filial::VARCHAR', nome_fantasia: 'e.nome_fantasia', situacao: 'e.situacao',
-  data_situacao: 'e.data_situacao::VARCHAR', motivo: 'e.motivo', data_inicio: 'e.data_inicio::VARCHAR',
-  cnae_principal: 'e.cnae_principal', cnaes_secundarios: 'e.cnaes_secundarios', tipo_logradouro: 'e.tipo_logradouro',
-  logradouro: 'e.logradouro', numero: 'e.numero', complemento: 'e.complemento', bairro: 'e.bairro', municipio: 'e.municipio',
-  cidade_exterior: 'e.cidade_exterior', uf: 'e.uf', cep: 'e.cep', ddd1: 'e.ddd1', telefone1: 'e.telefone1', ddd2: 'e.ddd2',
-  telefone2: 'e.telefone2', email: 'e.email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
+  dv: 'substr(cnpj, 13, 2)', matriz_filial: 'matriz_filial::VARCHAR', nome_fantasia: 'nome_fantasia', situacao: 'situacao',
+  data_situacao: 'data_situacao::VARCHAR', motivo: 'motivo', data_inicio: 'data_inicio::VARCHAR',
+  cnae_principal: 'cnae_principal', cnaes_secundarios: 'cnaes_secundarios', tipo_logradouro: 'tipo_logradouro',
+  logradouro: 'logradouro', numero: 'numero', complemento: 'complemento', bairro: 'bairro', municipio: 'municipio',
+  cidade_exterior: 'cidade_exterior', uf: 'uf', cep: 'cep', ddd1: 'ddd1', telefone1: 'telefone1', ddd2: 'ddd2',
+  telefone2: 'telefone2', email: 'email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
   porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
 }
+/** The card's fields that come from the establishment row itself: the FICHA fields before the company's. */
+const ESTABLISHMENT_FIELDS = FICHA.slice(0, FICHA.indexOf('razao_social'))
 
 /** SQL of each partner field (SOCIO order) over s = partner row. */
 const SOCIO_SQL: Record<SocioField, string> = {
@@ -36,6 +40,13 @@ const joined = (fields: string[]) => `concat(${fields.join(', chr(31), ')})`
 
 /** Rows per string crossing from DuckDB to JavaScript (see batched); a chunk holds 2048 such strings. */
 const BATCH = 256
+
+/**
+ * The establishment's part of its card, over the establishments table: computed once by the split
+ * into the partitions (partitions.ts), so the card query joins one column instead of 23 (measured
+ * at 1.1 M establishments: card query 3.4-4.3 → 2.2-2.3 s; the split itself no slower).
+ */
+export const ESTABLISHMENT_CARD_SQL = joined(ESTABLISHMENT_FIELDS.map((f) => FICHA_SQL[f]))
 
 /**
  * The rows `chave, dados` of `from` in `orderBy` order, as batches of BATCH rows in that order,
@@ -57,7 +68,7 @@ export function cardQueries(from: Record<'estabelecimentos' | 'empresas' | 'simp
   const one = (relation: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${relation})`
   return {
     estabelecimentos: batched(
-      `e.cnpj AS chave, ${joined(FICHA.map((f) => FICHA_SQL[f]))} AS dados`,
+      `e.cnpj AS chave, ${joined(['e.ficha', ...FICHA.slice(ESTABLISHMENT_FIELDS.length).map((f) => FICHA_SQL[f])])} AS dados`,
       `${from.estabelecimentos} e LEFT JOIN ${one(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${one(from.simples)} si USING (cnpj_basico)`,
       'e.cnpj',
     ),

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { progress } from '../lib/progress'
-import { partitionRelation } from './partitions'
+import { partitionRelation, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
@@ -183,7 +183,7 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
   const conn = await instance.connect()
   try {
     // A pass is one root partition (roots never cross them); null when it got no rows.
-    const part = (kind: string, pass: number) => partitionRelation(partsDir, kind, pass)
+    const part = (kind: PartitionedTable, pass: number) => partitionRelation(partsDir, kind, pass)
     // A partition with establishments but no company row keeps them (the join is a left join).
     const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte WHERE false)'
     return kind === 'empresas'

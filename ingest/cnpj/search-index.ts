@@ -133,7 +133,11 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
   }
 }
 
-/** The partner name index (busca_socios.sqlite): rank = name length (shorter names first), then name order within a pass. */
+/**
+ * The partner name index (busca_socios.sqlite): rank = name length (shorter names first), then
+ * within a pass name, root, qualification and entry date (every doc field: the order never depends
+ * on the dump's row order).
+ */
 export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelations<'socios'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
   const db = createIndexFile(path, 'socios')
   let total = 0
@@ -143,7 +147,7 @@ export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelati
     if (!r) return null
     return rowsOf(conn, `
       SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada
-      FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico')
+      FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico, qualificacao, entrada')
   }
   // Doc row: root, name, qualification code, entry date.
   const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null]

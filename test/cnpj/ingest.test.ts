@@ -112,6 +112,35 @@ describe('build from a directory', () => {
     expect(rows).toEqual([['33683111000280']])
   })
 
+  test("partner rows that tie on name, root and date come out in the same order whatever the dump's order", async () => {
+    // The same person twice in SERPRO, same entry date, two qualifications (49 and 22).
+    const a = '"33683111";"2";"FULANO DE TAL";"***123456**";"49";"20200101";"";"***000000**";"";"00";"5"\n'
+    const b = '"33683111";"2";"FULANO DE TAL";"***123456**";"22";"20200101";"";"***000000**";"";"00";"5"\n'
+    const build = async (rows: string) => {
+      const src = copyFixtures()
+      await writeZip(join(src, 'Socios9.zip'), 'K3241.K03200Y9.D60711.SOCIOCSV', new TextEncoder().encode(rows))
+      const data = tmp('dadosbr-ties-')
+      await buildCnpj({ sourceDir: src, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
+      const dir = join(data, 'cnpj', 'current')
+      const index = new Database(join(dir, 'busca_socios.sqlite'), { readonly: true })
+      const cards = new Database(join(dir, CARDS_FILE), { readonly: true })
+      try {
+        return {
+          docs: index.query(`SELECT id, qualificacao FROM socio_doc WHERE nome = 'FULANO DE TAL' ORDER BY id`).values(),
+          card: (cards.query(`SELECT dados FROM ${cardTable('socios', partitionOfRoot('33683111'))} WHERE chave = ?`).get(rootKey('33683111')) as { dados: string }).dados,
+        }
+      } finally {
+        index.close()
+        cards.close()
+      }
+    }
+    const [x, y] = [await build(a + b), await build(b + a)]
+    expect(y).toEqual(x)
+    expect(x.docs.map((d) => d[1])).toEqual(['22', '49'])
+    const fulano = x.card.split(PARTNER_SEPARATOR).filter((p) => p.includes('FULANO')).map((p) => p.split(CARD_SEPARATOR)[SOCIO.indexOf('qualificacao')])
+    expect(fulano).toEqual(['22', '49'])
+  })
+
   test('a month with missing zips needs --parcial', async () => {
     const out = tmp('dadosbr-data-')
     expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: out, ...quiet })).rejects.toThrow(/faltam 24 dos 37 zips .*Empresas0, Empresas3/)

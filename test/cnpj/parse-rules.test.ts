@@ -1,7 +1,7 @@
 // The value rules of parse.ts, evaluated by DuckDB on raw field text as the load sees it.
 import { describe, expect, test } from 'bun:test'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { codeList, date } from '../../ingest/cnpj/parse'
+import { cnpjPart, code, codeList, date, decimal, text } from '../../ingest/cnpj/parse'
 
 const instance = await DuckDBInstance.create(':memory:')
 const conn = await instance.connect()
@@ -27,5 +27,35 @@ describe('codeList: digits and commas kept, anything else dropped', () => {
   })
   test('spaces, dots, dashes and letters are removed', async () => {
     expect(await evaluate(codeList, ['6201-5/01, 6202300', ' 47.81-4 ', 'x'])).toEqual(['6201501,6202300', '47814', null])
+  })
+})
+
+// Latin-1 decodes to two space characters: U+0020 and U+00A0 (no-break space, byte 0xA0).
+const NBSP = '\u00a0'
+
+describe('text: trimmed of both spaces at both ends, blank is null', () => {
+  test('spaces and no-break spaces go at either end, inner ones stay; tabs are not spaces', async () => {
+    const inputs = ['RUA A', ' RUA A', 'RUA A ', `${NBSP}RUA A`, `RUA A${NBSP}`, `  ${NBSP} RUA  A ${NBSP} `, 'RUA\tA\t', `R${NBSP}A`]
+    expect(await evaluate(text, inputs)).toEqual(['RUA A', 'RUA A', 'RUA A', 'RUA A', 'RUA A', 'RUA  A', 'RUA\tA\t', `R${NBSP}A`])
+  })
+  test('empty, spaces only and null are null', async () => {
+    expect(await evaluate(text, ['', ' ', '   ', NBSP, ` ${NBSP} `, null])).toEqual([null, null, null, null, null, null])
+  })
+  test('the same as DuckDB\'s trim on every mix of spaces around a value', async () => {
+    const pads = ['', ' ', NBSP, `${NBSP} `, ` ${NBSP}`]
+    const inputs = pads.flatMap((l) => pads.flatMap((r) => [`${l}X Y${r}`, `${l}${r}`]))
+    expect(await evaluate(text, inputs)).toEqual(await evaluate((c) => `NULLIF(trim(${c}), '')`, inputs))
+  })
+})
+
+describe('code, decimal and CNPJ parts trim the same way', () => {
+  test('code: padded to its width, blank is null', async () => {
+    expect(await evaluate((c) => code(c, 2), ['2', ' 2', `2${NBSP}`, '02', '', ' ', null])).toEqual(['02', '02', '02', '02', null, null, null])
+  })
+  test('decimal: comma to point, spaces around ignored', async () => {
+    expect(await evaluate(decimal, ['1061004829,23', ` 10,5${NBSP}`, '0,00', '', 'abc'])).toEqual(['1061004829.23', '10.50', '0.00', null, null])
+  })
+  test('CNPJ part: upper-cased and trimmed', async () => {
+    expect(await evaluate(cnpjPart, ['12abc345', ' 33683111 ', `${NBSP}12ABC345`])).toEqual(['12ABC345', '33683111', '12ABC345'])
   })
 })

@@ -188,8 +188,9 @@ function phaseMemory(limit: string): { cards: string; empresas: string; socios: 
 
 /**
  * One pass over each per-root table writes its rows as Parquet files, one folder per root
- * partition, with the columns partitionSelect gives. Uncompressed: they are read once, right after, and decompressing them cost ~20 % of
- * the card queries (measured at 1.1 M establishments: 2.55 s snappy, 1.96 s uncompressed).
+ * partition, with the columns partitionSelect gives. Uncompressed: they are read once, right
+ * after, and decompressing them cost ~20 % of the card queries (measured at 1.1 M establishments:
+ * 2.55 s snappy, 1.96 s uncompressed).
  */
 async function splitPartitions(conn: DuckDBConnection, workDir: string): Promise<void> {
   await mkdir(join(workDir, PARTS_DIR))

@@ -94,9 +94,9 @@ async function load(urls: string[], seconds = 10, concurrency = 32) {
 
 /** The server's processes (serve --processos): resident memory summed now and at each one's peak. Shared library pages count once per process, so the sum overstates. */
 const rssOf = (pid: number) => {
-  const pids = [...treeRss(pid).keys()]
-  const field = (name: string) => pids.reduce((n, p) => n + Number(new RegExp(`${name}:\\s+(\\d+)`).exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024, 0)
-  return { processes: pids.length, rss: field('VmRSS'), hwm: field('VmHWM') }
+  const statuses = [...treeRss(pid).keys()].map((p) => readFileSync(`/proc/${p}/status`, 'utf8'))
+  const field = (name: string) => statuses.reduce((n, status) => n + Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)![1]) * 1024, 0)
+  return { processes: statuses.length, rss: field('VmRSS'), hwm: field('VmHWM') }
 }
 
 /** A bare Bun server answering a fixed JSON, in `processes` processes sharing the port as the server's do; the same load against it. */

@@ -3,6 +3,7 @@
 // partition's Parquet files.
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
+import type { PartitionedTable } from './partitions'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
 /**
@@ -63,7 +64,7 @@ const batched = (columns: string, from: string, orderBy: string) => `
  * The query of each table of partition p, from the partition's relations, batched (see batched)
  * in key order. write() turns CNPJs and roots into the store's integer keys (layout.ts).
  */
-export function cardQueries(from: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string>) {
+export function cardQueries(from: Record<PartitionedTable, string>) {
   // A root listed twice in Empresas or Simples must not duplicate its establishments.
   const one = (relation: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${relation})`
   return {

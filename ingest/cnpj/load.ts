@@ -15,7 +15,7 @@ import { runSelf } from '../lib/self'
 import { machineCores } from '../../src/core/cores'
 import { POOL_THREADS_PER_LOAD } from '../lib/thread-pool'
 import { sqlString } from '../lib/sql'
-import { partitionRelation, partitionSelect } from './partitions'
+import { partitionRelation, partitionSelect, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
 export interface SourceFile {
@@ -205,7 +205,7 @@ async function allSettledOrThrow(tasks: Promise<unknown>[]): Promise<void> {
 }
 
 /** One partition's Parquet files as a relation (an empty one with the table's columns when the partition got no rows). */
-function partRelation(workDir: string, kind: (typeof PARTITIONED_TABLES)[number], p: number): string {
+function partRelation(workDir: string, kind: PartitionedTable, p: number): string {
   return partitionRelation(join(workDir, PARTS_DIR), kind, p) ?? `(SELECT ${partitionSelect(kind)} FROM ${kind} LIMIT 0)`
 }
 
@@ -222,7 +222,7 @@ async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardSt
   let written = 0
   for (const table of CARD_TABLES)
     for (let p = 0; p < PARTITIONS; p++) {
-      const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<(typeof PARTITIONED_TABLES)[number], string>
+      const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>
       const n = await cards.write(conn, table, p, cardQueries(from)[table])
       if (table === 'estabelecimentos') written += n
       releaseResults()

@@ -47,23 +47,19 @@ describe('dadosbr command line', () => {
   })
 
   test('serve --free starts, says payments are off in its first line, and answers', async () => {
-    const port = 30000 + Math.floor(Math.random() * 20000)
-    const proc = Bun.spawn([process.execPath, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', '/nonexistent'], { stderr: 'pipe' })
+    const server = startServe(['--port', '0', '--data', '/nonexistent'])
     try {
-      let r: Response | undefined
-      for (let i = 0; i < 100 && !r; i++) {
-        r = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined)
-        if (!r) await Bun.sleep(50)
-      }
-      expect(r?.status).toBe(200)
-      expect(((await r!.json()) as { pagamentos: string }).pagamentos).toBe('desligados')
+      const { port } = await server.announced
+      const r = await fetch(`http://127.0.0.1:${port}/v1/health`)
+      expect(r.status).toBe(200)
+      expect(((await r.json()) as { pagamentos: string }).pagamentos).toBe('desligados')
     } finally {
-      proc.kill('SIGTERM')
-      await proc.exited
+      server.proc.kill('SIGTERM')
+      await server.proc.exited
+      await server.read
     }
-    const log = await new Response(proc.stderr).text()
-    expect(log.split('\n')[0]).toContain('pagamentos DESLIGADOS (--free)')
-    expect(log).toContain('encerrando')
+    expect(server.log.text.split('\n')[0]).toContain('pagamentos DESLIGADOS (--free)')
+    expect(server.log.text).toContain('encerrando')
   })
 })
 

@@ -9,6 +9,8 @@ import contracts from './fixtures/contracts.json'
 
 /** For the hooks that start the chain (and build fixture data): seconds on a busy machine, past bun's 5 s hook default (a clean CI run timed out). */
 export const HOOK_TIMEOUT_MS = 60_000
+/** anvil prints its address in well under a second; past this it is stuck and the hook should fail with its output. */
+const START_TIMEOUT_MS = 20_000
 
 export const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const
@@ -29,24 +31,40 @@ export interface Chain {
   resume(): void
 }
 
-export async function startChain(): Promise<Chain> {
-  const port = 40000 + Math.floor(Math.random() * 20000)
+/**
+ * Starts anvil on a port the OS picks (`--port 0`) and returns once it listens. A random port of
+ * our own could be in use, and the old readiness loop (viem calls with retries) then ran past the
+ * hook timeout: a CI run failed that way with no message. Now a failed start throws anvil's own error.
+ */
+async function spawnAnvil(): Promise<{ proc: ReturnType<typeof Bun.spawn>; rpcUrl: string }> {
   // The platform binary itself, not the npm launcher script: signals (pause/resume) must reach anvil.
   const bin = join(import.meta.dir, '..', '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil')
-  const proc = Bun.spawn([bin, '--chain-id', '8453', '--port', String(port), '--host', '127.0.0.1', '--silent'], { stdout: 'ignore', stderr: 'pipe' })
-  const rpcUrl = `http://127.0.0.1:${port}`
+  const proc = Bun.spawn([bin, '--chain-id', '8453', '--port', '0', '--host', '127.0.0.1'], { stdout: 'pipe', stderr: 'pipe' })
+  const reader = proc.stdout.getReader()
+  const decoder = new TextDecoder()
+  let printed = ''
+  const deadline = setTimeout(() => proc.kill(), START_TIMEOUT_MS)
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error(`anvil não subiu (saiu com ${await proc.exited}): ${(await new Response(proc.stderr).text()).trim() || printed.slice(-500)}`)
+      printed += decoder.decode(value, { stream: true })
+      const listening = /Listening on (127\.0\.0\.1:\d+)/.exec(printed)
+      if (listening) {
+        void (async () => { while (!(await reader.read()).done); })() // keep draining: a full pipe would block anvil's request logging
+        return { proc, rpcUrl: `http://${listening[1]}` }
+      }
+    }
+  } finally {
+    clearTimeout(deadline)
+  }
+}
+
+export async function startChain(): Promise<Chain> {
+  const { proc, rpcUrl } = await spawnAnvil()
   const transport = http(rpcUrl)
   const chain = { ...base, rpcUrls: { default: { http: [rpcUrl] } } }
   const pub = createPublicClient({ chain, transport })
-  for (let i = 0; ; i++) {
-    try {
-      await pub.getBlockNumber({ cacheTime: 0 })
-      break
-    } catch (err) {
-      if (i > 100) throw new Error(`anvil não subiu: ${err}`)
-      await Bun.sleep(100)
-    }
-  }
   const rpc = (method: string, params: unknown[]) =>
     fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then((r) => r.json())
   await rpc('anvil_setCode', [USDC, contracts.TestUSDC])

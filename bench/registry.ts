@@ -159,7 +159,8 @@ for (const companies of sizes) {
   const src = join(work, `syn-${companies}`)
   const data = join(work, `data-${companies}`)
   console.log(`\n== ${companies.toLocaleString('en')} empresas ==`)
-  if (!existsSync(join(src, 'Simples.zip'))) {
+  // Qualificacoes.zip is the synth's last file: a dump cut short by an interrupted synth is made again.
+  if (!existsSync(join(src, 'Qualificacoes.zip'))) {
     const s = await run([bun, CLI, 'synth', 'cnpj', '--out', src, '--companies', String(companies), '--quiet'])
     console.log(`synth: ${fmt(s.seconds)} s`)
   }

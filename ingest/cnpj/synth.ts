@@ -54,10 +54,14 @@ const TRADE = ['COMÉRCIO', 'SERVIÇOS', 'TRANSPORTES', 'CONSTRUÇÕES', 'INDÚS
 const PLACE = ['SÃO PAULO', 'BRASÍLIA', 'PARANÁ', 'GOIÁS', 'AMAZÔNIA', 'CEARÁ', 'PIAUÍ', 'MARANHÃO', 'NORDESTE', 'CAPIXABA', 'GAÚCHA', 'MINEIRA', 'CARIOCA', 'BAIANA', 'DO VALE', 'DO SUL', 'CENTRAL', 'NACIONAL', 'BRASIL']
 const SUFFIX = weighted<string>([['LTDA', 45], ['', 25], ['ME', 10], ['EIRELI', 8], ['S.A.', 4], ['EPP', 8]])
 const STREET = ['RUA', 'AVENIDA', 'TRAVESSA', 'ALAMEDA', 'RODOVIA', 'PRAÇA', 'ESTRADA']
-const BAIRRO = ['CENTRO', 'JARDIM AMÉRICA', 'VILA NOVA', 'BOA VISTA', 'SÃO JOSÉ', 'SANTA CRUZ', 'ZONA RURAL', 'LIBERDADE', 'ASA NORTE', 'PIRAJÁ']
+const BAIRRO = ['CENTRO', 'JARDIM AMÉRICA', 'VILA NOVA', 'BOA VISTA', 'SÃO JOSÉ', 'SANTA CRUZ', 'ZONA RURAL', 'LIBERDADE', 'ASA NORTE', 'PIRAJÁ', 'PARQUE INDUSTRIAL', 'JARDIM DAS FLORES', 'CONJUNTO HABITACIONAL']
+const TITLE = ['', '', 'DOUTOR ', 'PROFESSOR ', 'CORONEL ', 'PADRE ', 'GOVERNADOR ', 'PRESIDENTE ']
+const COMPLEMENTO = ['SALA', 'LOJA', 'APTO', 'GALPAO', 'BLOCO', 'ANDAR', 'CASA', 'QUADRA']
+const MAIL = ['gmail.com', 'hotmail.com', 'yahoo.com.br', 'outlook.com', 'uol.com.br', 'bol.com.br']
 
 export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
-export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + i * 17).padStart(4, '0'))
+// The Receita's own 4-digit municipality codes (TOM), spread over 0001-9699 (9707 is EXTERIOR).
+export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + Math.floor((i * 9699) / 5570)).padStart(4, '0'))
 
 const q = (v: string | number) => `"${v}"`
 
@@ -141,7 +145,7 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
     await empresas.add(file, [q(root), q(razao.replace(/"/g, '""')), q(NATUREZA(r())), q('49'), q(`${capital}${cents}`), q(porte), q('')].join(';') + '\n')
     summary.empresas++
 
-    // Establishments: one headquarters, sometimes branches (about 1.08 per company overall).
+    // Establishments: one headquarters, sometimes branches (about 1.10 per company overall).
     const count = r() < 0.05 ? 2 + Math.floor(r() * 3) : 1
     const uf0 = UF(r())
     for (let k = 0; k < count; k++) {
@@ -151,23 +155,28 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
       const uf = k === 0 || r() < 0.7 ? uf0 : UF(r())
       const municipio = uf === 'EX' ? '9707' : pick(SYNTH_MUNICIPIOS)
       const cnae = pick(SYNTH_CNAES)
-      const secundarios = r() < 0.4 ? Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(SYNTH_CNAES)).join(',') : ''
-      const fantasia = r() < 0.5 ? `${pick(TRADE)} ${pick(LAST)}` : ''
+      const secundarios = r() < 0.45 ? Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(SYNTH_CNAES)).join(',') : ''
+      const fantasia = r() < 0.55 ? `${pick(TRADE)} ${pick(LAST)}` : ''
       const motivo = situacao === '08' ? MOTIVO_BAIXA(r()) : '00'
-      const tel = r() < 0.6 ? String(30000000 + Math.floor(r() * 69999999)) : ''
-      const email = r() < 0.3 ? `contato${i}@exemplo.com.br` : ''
+      const phone = () => String(30000000 + Math.floor(r() * 69999999))
+      const ddd = String(11 + Math.floor(r() * 88))
+      const tel = r() < 0.6 ? phone() : ''
+      const tel2 = tel && r() < 0.25 ? phone() : ''
+      const fax = tel && r() < 0.05 ? phone() : ''
+      const email = r() < 0.55 ? `${pick(FIRST)}.${pick(LAST)}${Math.floor(r() * 10000)}@${pick(MAIL)}`.toLowerCase() : ''
+      const complemento = r() < 0.45 ? `${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 900)}${r() < 0.4 ? ` ${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 20)}` : ''}` : ''
       await estabs.add(file, [
         q(root), q(ordem), q(cnpj.slice(12)), q(k === 0 ? '1' : '2'), q(fantasia), q(situacao), q(oddDate(r, year + 5)), q(motivo),
         q(uf === 'EX' ? 'BUENOS AIRES' : ''), q(uf === 'EX' ? '063' : ''), q(oddDate(r, year)), q(cnae), q(secundarios), q(pick(STREET)),
-        q(`${pick(LAST)} ${pick(FIRST)}`), q(r() < 0.1 ? 'S/N' : String(1 + Math.floor(r() * 3000))), q(r() < 0.3 ? `SALA ${1 + Math.floor(r() * 900)}` : ''),
-        q(pick(BAIRRO)), q(String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')), q(uf), q(municipio), q(tel ? '11' : ''), q(tel), q(''), q(''),
-        q(''), q(''), q(email), q(''), q(''),
+        q(`${pick(TITLE)}${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`), q(r() < 0.1 ? 'S/N' : String(1 + Math.floor(r() * 3000))), q(complemento),
+        q(pick(BAIRRO)), q(String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')), q(uf), q(municipio), q(tel ? ddd : ''), q(tel), q(tel2 ? ddd : ''), q(tel2),
+        q(fax ? ddd : ''), q(fax), q(email), q(''), q(''),
       ].join(';') + '\n')
       summary.estabelecimentos++
     }
 
-    // Partners: about 0.45 per company; CPFs pre-masked as the Receita publishes them.
-    const partners = r() < 0.3 ? 1 + Math.floor(r() * 3) : 0
+    // Partners: about 0.44 per company (a real month: ~27 M rows); CPFs pre-masked as the Receita publishes them.
+    const partners = r() < 0.22 ? 1 + Math.floor(r() * 3) : 0
     for (let k = 0; k < partners; k++) {
       const pj = r() < 0.05
       const doc = pj ? completeCnpj(String(Math.floor(r() * 1e8)).padStart(8, '0') + '0001') : `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**`
@@ -181,7 +190,8 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
       summary.socios++
     }
 
-    if (porte !== '05' && r() < 0.5) {
+    // Simples/MEI rows: about 0.6 per company (every root that ever opted in keeps its row).
+    if (porte !== '05' && r() < 0.8) {
       const mei = r() < 0.4
       simplesLines.push([q(root), q('S'), q(ymd(Math.max(year, 2007), r)), q(r() < 0.2 ? ymd(2024, r) : '00000000'), q(mei ? 'S' : 'N'),
         q(mei ? ymd(Math.max(year, 2009), r) : '00000000'), q('00000000')].join(';') + '\n')

@@ -87,6 +87,16 @@ export const code = (c: string, width: number) => `lpad(${text(c)}, ${width}, '0
 export const codeList = (c: string) =>
   `CASE WHEN regexp_full_match(${c}, '[0-9,]*') THEN NULLIF(${c}, '') ELSE NULLIF(regexp_replace(${c}, '[^0-9,]', '', 'g'), '') END`
 
+/**
+ * A legal name. An individual entrepreneur's legal name can end in the owner's CPF
+ * ("MARIA DA SILVA 12345678909"): it is masked as the Receita masks partner CPFs, three
+ * asterisks, the 4th to 9th digits, two asterisks ("MARIA DA SILVA ***456789**"), in every file
+ * the build writes, so no answer, index or DuckDB query gives it in full (LGPD). Eleven digits
+ * ending the name, with or without the CPF's dots and dash; the check digits are not required.
+ */
+export const legalName = (c: string) =>
+  `regexp_replace(${text(c)}, '(^| )[0-9]{3}\\.?([0-9]{3})\\.?([0-9]{3})-?[0-9]{2}$', '\\1***\\2\\3**')`
+
 /** CNPJ parts may hold letters (alphanumeric CNPJ, July 2026 on): upper-case, keep as text. */
 export const cnpjPart = (c: string) => `upper(${trimmed(c)})`
 
@@ -95,7 +105,7 @@ export function selectFor(kind: Kind): string {
   switch (kind) {
     case 'empresas':
       return [
-        `${cnpjPart('cnpj_basico')} AS cnpj_basico`, `${text('razao_social')} AS razao_social`, `${code('natureza_juridica', 4)} AS natureza_juridica`,
+        `${cnpjPart('cnpj_basico')} AS cnpj_basico`, `${legalName('razao_social')} AS razao_social`, `${code('natureza_juridica', 4)} AS natureza_juridica`,
         `${code('qualificacao_responsavel', 2)} AS qualificacao_responsavel`, `${decimal('capital_social')} AS capital_social`,
         `${code('porte', 2)} AS porte`, `${text('ente_federativo')} AS ente_federativo`,
       ].join(', ')

@@ -1,7 +1,8 @@
 // Synthetic monthly dump in exactly the Receita's format: 37 zips of latin-1, ';'-separated,
 // fully quoted CSV without header, with realistic spreads (UF, CNAE, situação, branches,
 // partners, Simples) and the real quirks (NUL bytes, quoted ';', odd dates, decimal commas,
-// alphanumeric roots, masked CPFs). Feeds the tests and the benchmarks.
+// alphanumeric roots, masked CPFs, CPFs ending individual entrepreneurs' names). Feeds the tests
+// and the benchmarks.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
@@ -135,6 +136,8 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
     let razao = x < 0.35 ? `${person}` : x < 0.8 ? `${pick(TRADE)} ${pick(PLACE)}` : `${pick(LAST)} & ${pick(LAST)} ${pick(TRADE)}`
     const suffix = SUFFIX(r())
     if (suffix) razao += ` ${suffix}`
+    // An individual entrepreneur's legal name can end in the owner's CPF (masked by the load).
+    else if (x < 0.35 && r() < 0.3) razao += ` ${String(Math.floor(r() * 1e11)).padStart(11, '0')}`
     if (r() < 0.002) razao = `${razao}; FILIAL "CENTRO"` // quoted ';' and doubled quotes inside a field
     if (r() < 0.0005) razao = `${razao}\u0000` // NUL bytes occur in real dumps
     const year = 1960 + Math.floor(r() * 66)

@@ -1,7 +1,7 @@
 // The value rules of parse.ts, evaluated by DuckDB on raw field text as the load sees it.
 import { describe, expect, test } from 'bun:test'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { cnpjPart, code, codeList, date, decimal, text } from '../../ingest/cnpj/parse'
+import { cnpjPart, code, codeList, date, decimal, legalName, text } from '../../ingest/cnpj/parse'
 
 const instance = await DuckDBInstance.create(':memory:')
 const conn = await instance.connect()
@@ -57,5 +57,20 @@ describe('code, decimal and CNPJ parts trim the same way', () => {
   })
   test('CNPJ part: upper-cased and trimmed', async () => {
     expect(await evaluate(cnpjPart, ['12abc345', ' 33683111 ', `${NBSP}12ABC345`])).toEqual(['12ABC345', '33683111', '12ABC345'])
+  })
+})
+
+describe('legalName: a CPF ending an individual entrepreneur\'s name is masked as the Receita masks partner CPFs', () => {
+  test('eleven digits at the end, plain or punctuated, keep only the 4th to 9th', async () => {
+    expect(await evaluate(legalName, ['MARIA DA SILVA 12345678909', 'JOSE SOUZA 123.456.789-09', ' ANA LIMA 98765432100 ', '12345678909'])).toEqual([
+      'MARIA DA SILVA ***456789**', 'JOSE SOUZA ***456789**', 'ANA LIMA ***654321**', '***456789**',
+    ])
+  })
+  test('other numbers stay: the root prefix of newer MEI names, 10 or 12 digits, digits glued to a word, a number mid-name', async () => {
+    const kept = ['12.345.678 MARIA DA SILVA', 'LOJA 1234567890', 'LOJA 123456789012', 'LOJA X12345678909', 'ACME 12345678909 LTDA', 'CAFÉ SÃO JOÃO LTDA']
+    expect(await evaluate(legalName, kept)).toEqual(kept)
+  })
+  test('blank is null, as any text', async () => {
+    expect(await evaluate(legalName, ['', ' ', null])).toEqual([null, null, null])
   })
 })

@@ -97,6 +97,16 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
     expect(r.body.simples).toEqual({ optante: true, mei: true })
   })
 
+  test('an individual entrepreneur\'s name that ends in the owner\'s CPF: masked everywhere, and not searchable by the CPF', async () => {
+    const masked = 'JOSÉ DA SILVA ***456789**'
+    expect((await get(app, '/v1/cnpj/empresa/77888999000181')).body.razao_social).toBe(masked)
+    expect((await get(app, '/v1/cnpj/empresa/77888999000181/completo')).body.razao_social).toBe(masked)
+    expect((await get(app, '/v1/cnpj/busca?nome=jose%20silva')).body.resultados.map((x: { razao_social: string }) => x.razao_social)).toEqual([masked])
+    expect((await get(app, '/v1/cnpj/busca?nome=12345678909')).body.total).toBe(0)
+    for (const path of ['/v1/cnpj/empresa/77888999000181', '/v1/cnpj/empresa/77888999000181/completo', '/v1/cnpj/busca?nome=jose%20silva', '/v1/cnpj/socio/busca?nome=jose%20silva'])
+      expect(JSON.stringify((await get(app, path)).body)).not.toContain('12345678909')
+  })
+
   test('a valid CNPJ not in the data: 404 nao_encontrado', async () => {
     const r = await get(app, '/v1/cnpj/empresa/33683111000107')
     expect(r.status).toBe(404)
@@ -205,7 +215,7 @@ describe('/v1/cnpj/busca', () => {
     expect((await search('municipio=7107&cnae=4721102')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['12ABC34501DE35'])
     expect((await search('cnae=4771701&situacao=ativa')).total).toBe(3)
     expect((await search('porte=pequeno_porte&situacao=baixada')).resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['11222333000181'])
-    expect((await search('abertura_de=2015-01-01&abertura_ate=2015-12-31')).resultados.map((x: { razao_social: string }) => x.razao_social)).toEqual(['JOSÉ DA SILVA'])
+    expect((await search('abertura_de=2015-01-01&abertura_ate=2015-12-31')).resultados.map((x: { razao_social: string }) => x.razao_social)).toEqual(['JOSÉ DA SILVA ***456789**'])
   })
 
   test('paging', async () => {
@@ -257,7 +267,7 @@ describe('/v1/cnpj/socio/busca', () => {
     const r = await get(app, '/v1/cnpj/socio/busca?nome=jose%20silva')
     expect(r.body).toEqual({
       total: 1, pagina: 1, fonte: FONTE,
-      resultados: [{ nome_socio: 'JOSÉ DA SILVA', cnpj: '77888999', razao_social: 'JOSÉ DA SILVA', qualificacao: { codigo: '49', descricao: 'Sócio-Administrador' }, data_entrada: '2015-03-10' }],
+      resultados: [{ nome_socio: 'JOSÉ DA SILVA', cnpj: '77888999', razao_social: 'JOSÉ DA SILVA ***456789**', qualificacao: { codigo: '49', descricao: 'Sócio-Administrador' }, data_entrada: '2015-03-10' }],
     })
   })
 

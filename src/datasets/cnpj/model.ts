@@ -22,7 +22,7 @@ export const SituacaoCadastral = z.object({
 
 export const Empresa = z.object({
   cnpj: z.string().describe('14 caracteres'),
-  razao_social: str,
+  razao_social: str.describe('um CPF no fim do nome (empresário individual) vem mascarado: ***NNNNNN**'),
   nome_fantasia: str,
   matriz_filial: z.enum(['matriz', 'filial']).nullable(),
   situacao_cadastral: SituacaoCadastral,

@@ -25,8 +25,10 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * Layout version of the served files, written in the manifest (`formato`): a server opens only
  * builds of its own version. 2: doc keys in the low bits of the index rowids, 28 card fields.
  * 3: card store keyed by integers (cardKey, rootKey), check digits in the card.
+ * 4: same files, but a legal name ending in a CPF is masked (parse.ts legalName): a build of 3 may
+ * hold full CPFs, so it is neither served nor kept by `ingest --se-preciso`.
  */
-export const FORMAT = 3
+export const FORMAT = 4
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const

@@ -22,10 +22,14 @@ const SCHEMA = {
 }
 export type IndexKind = keyof typeof SCHEMA
 
-/** A new index file, written once: the journal in memory, no fsync (journal_mode OFF is refused by bun's SQLite). */
+/**
+ * A new index file, written once: the journal in memory, no fsync (journal_mode OFF is refused by
+ * bun's SQLite). Incremental auto-vacuum so the pages the final merge frees can be given back (see
+ * writeIndex).
+ */
 function createIndexFile(path: string, kind: IndexKind): Database {
   const db = new Database(path, { create: true })
-  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;')
+  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144; PRAGMA auto_vacuum = INCREMENTAL;')
   db.exec(SCHEMA[kind])
   return db
 }
@@ -66,12 +70,17 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * yields [rank, text, ...doc columns] in rank order; a row's rowid is its rank plus its doc key,
  * and its doc row is keyed by the doc key, so each doc table is written in key order. FTS5
  * flushes its pending terms whenever a rowid goes back, once per pass; a 64 MB hash (1 MB by
- * default) makes fewer, larger segments before the final merge.
+ * default) makes fewer, larger segments. They are not merged on the way (automerge 0, and no
+ * crisis merge below 200 segments of a level): the final merge rewrites each posting once, where
+ * merging by fours rewrote it at every level; the pages it frees are then given back. Measured at
+ * 1.1 M establishments, company index: 6.7-6.9 → 6.4-6.6 CPU-s, file 75 → 69 MB.
  */
 async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
   const bar = progress(kind === 'empresas' ? 'índice de nomes' : 'índice de sócios', total, { unit: 'rows', quiet: options.quiet })
   const fts = kind === 'empresas' ? 'empresa_fts' : 'socio_fts'
   db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('hashsize', ${64 * 1024 * 1024})`)
+  db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('automerge', 0)`)
+  db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('crisismerge', 200)`)
   const insertFts = db.prepare(`INSERT INTO ${fts} (rowid, nome) VALUES (?, ?)`)
   const insertDoc = db.prepare(kind === 'empresas' ? 'INSERT INTO empresa_doc VALUES (?, ?, ?)' : 'INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
   let done = 0
@@ -95,6 +104,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
   }
   bar.done()
   db.exec(`INSERT INTO ${fts}(${fts}) VALUES('optimize')`)
+  db.exec('PRAGMA incremental_vacuum')
   return done
 }
 

@@ -222,15 +222,16 @@ function partRelation(workDir: string, kind: PartitionedTable, p: number): strin
  * establishment cards written. It shows no bar of its own: the company index, built at the same
  * time, shows the phase's progress.
  */
-async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardStore, whenAlone?: { done: Promise<unknown>; threads: number }): Promise<number> {
+async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardStore, indexes: { done: Promise<unknown>; coresWhenDone: number }): Promise<number> {
   let written = 0
-  let alone = false
-  void whenAlone?.done.then(() => { alone = true }, () => {})
+  // Raised between two queries, never under one running on this connection.
+  let indexesDone = false
   let raised = false
+  void indexes.done.then(() => { indexesDone = true }, () => {})
   for (const table of CARD_TABLES)
     for (let p = 0; p < PARTITIONS; p++) {
-      if (alone && !raised && whenAlone) {
-        await conn.run(`SET threads = ${whenAlone.threads}`)
+      if (indexesDone && !raised) {
+        await conn.run(`SET threads = ${indexes.coresWhenDone}`)
         raised = true
       }
       const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>
@@ -365,8 +366,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     const cards = createCardStore(join(work, CARDS_FILE))
     try {
       // Once both indexes are built the cards run alone: their queries may then take every core.
-      const indexesDone = Promise.all(indexes.map((i) => i.done))
-      const n = await writeCards(cardConn, work, cards, { done: indexesDone, threads: plan.duckdbThreads })
+      const n = await writeCards(cardConn, work, cards, { done: Promise.all(indexes.map((i) => i.done)), coresWhenDone: plan.duckdbThreads })
       if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
       await allSettledOrThrow(indexes.map((i) => i.done))
     } catch (err) {

@@ -29,7 +29,8 @@ const SERPRO_CARD = {
   ],
   endereco: { logradouro: 'AVENIDA L2 SGAN', numero: '601', complemento: 'MODULO G', bairro: 'ASA NORTE', municipio: 'BRASILIA', uf: 'DF', cep: '70836900' },
   contato: { email: null, telefone: null },
-  simples: { optante: true, mei: false },
+  // A public company cannot opt for the Simples Nacional; the real Simples row says "N".
+  simples: { optante: false, mei: false },
   fonte: FONTE,
 }
 
@@ -85,9 +86,22 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
   test('impossible dates are null: Feb 30, year 202, year 4100', async () => {
     expect((await get(app, '/v1/cnpj/empresa/44555666000181')).body.data_inicio_atividade).toBeNull()
     expect((await get(app, '/v1/cnpj/empresa/44555666000343')).body.data_inicio_atividade).toBeNull()
+    expect((await get(app, '/v1/cnpj/empresa/44555666000424')).body.data_inicio_atividade).toBeNull()
+  })
+
+  test('an establishment abroad (UF EX, municipality 9707 EXTERIOR): its city is its cidade_exterior on the card, in search results and in filiais', async () => {
     const abroad = (await get(app, '/v1/cnpj/empresa/44555666000424')).body
-    expect(abroad.data_inicio_atividade).toBeNull()
     expect(abroad.endereco).toEqual({ logradouro: null, numero: null, complemento: null, bairro: null, municipio: 'MONTEVIDEO', uf: 'EX', cep: null })
+    const found = (await get(app, '/v1/cnpj/busca?nome=rede%20nacional&uf=ex')).body.resultados
+    expect(found).toEqual([{ cnpj: '44555666000424', razao_social: 'REDE NACIONAL DE FARMÁCIAS S.A.', nome_fantasia: null, uf: 'EX', municipio: 'MONTEVIDEO', cnae_principal: '4771701', situacao: 'Ativa' }])
+    const filial = (await get(app, '/v1/cnpj/empresa/44555666000181/completo')).body.filiais.find((f: { cnpj: string }) => f.cnpj === '44555666000424')
+    expect(filial).toEqual({ cnpj: '44555666000424', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' })
+  })
+
+  test('a city in Brazil is its municipality name on the same three routes', async () => {
+    expect((await get(app, '/v1/cnpj/empresa/44555666000262')).body.endereco.municipio).toBe('SAO PAULO')
+    expect((await get(app, '/v1/cnpj/busca?nome=rede%20nacional&uf=sp')).body.resultados.map((r: { municipio: string }) => r.municipio)).toEqual(['SAO PAULO'])
+    expect((await get(app, '/v1/cnpj/empresa/44555666000181/completo')).body.filiais[0]).toEqual({ cnpj: '44555666000262', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' })
   })
 
   test('blank porte is null, blank situação date is null, MEI', async () => {
@@ -111,10 +125,6 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
     const r = await get(app, '/v1/cnpj/empresa/33683111000107')
     expect(r.status).toBe(404)
     expect(r.body).toEqual({ erro: { codigo: 'nao_encontrado', mensagem: 'CNPJ 33683111000107 não consta na base de 2026-08.' } })
-  })
-
-  test('the malformed fixture row was not loaded', async () => {
-    expect((await get(app, '/v1/cnpj/situacao/99999999000191')).body.existe).toBe(false)
   })
 })
 
@@ -167,7 +177,7 @@ describe('/v1/cnpj/empresa/{cnpj}/completo and /v1/cnpj/amostra', () => {
     expect(r.body.filiais).toEqual([
       { cnpj: '44555666000262', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' },
       { cnpj: '44555666000343', uf: 'SC', municipio: 'FLORIANOPOLIS', situacao: 'Inapta' },
-      { cnpj: '44555666000424', uf: 'EX', municipio: null, situacao: 'Ativa' },
+      { cnpj: '44555666000424', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' },
     ])
     expect(r.body.total_filiais).toBe(3)
   })

@@ -51,6 +51,20 @@ function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
   return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.dados))
 }
 
+/** The Receita's municipality code of every establishment abroad (its table says EXTERIOR). */
+const MUNICIPIO_EXTERIOR = '9707'
+
+/**
+ * An establishment's city, the same on every route that shows one (card, search results,
+ * filiais): abroad (UF EX or municipality 9707 EXTERIOR) the Receita puts the foreign city in
+ * cidade_exterior, and that is the city (null when blank: "EXTERIOR" is no city); in Brazil, the
+ * name of its municipality code (null for a code the month's table lacks).
+ */
+function municipio(files: CnpjFiles, f: Ficha): string | null {
+  if (f.uf === 'EX' || f.municipio === MUNICIPIO_EXTERIOR) return f.cidade_exterior
+  return f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null
+}
+
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
@@ -100,7 +114,7 @@ function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
       numero: f.numero,
       complemento: f.complemento,
       bairro: f.bairro,
-      municipio: f.municipio ? (lookups.municipios.get(f.municipio) ?? f.cidade_exterior) : f.cidade_exterior,
+      municipio: municipio(files, f),
       uf: f.uf,
       cep: f.cep,
     },
@@ -159,7 +173,7 @@ export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<type
     filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
       cnpj: f.cnpj!,
       uf: f.uf,
-      municipio: f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null,
+      municipio: municipio(files, f),
       situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
     })),
     total_filiais: outros.length,
@@ -260,8 +274,9 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
         cnpj: String(r.cnpj),
         razao_social: f?.razao_social ?? null,
         nome_fantasia: f?.nome_fantasia ?? null,
-        uf: UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null,
-        municipio: f?.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null,
+        // The card's own values, as /empresa shows them (the rowid's UF slot lumps unknown UFs together).
+        uf: f ? f.uf : (UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null),
+        municipio: f ? municipio(files, f) : null,
         cnae_principal: f?.cnae_principal ?? null,
         situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
       }

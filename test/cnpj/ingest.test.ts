@@ -1,7 +1,7 @@
 // Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
 // must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
 import { describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { buildCnpj, BuildError, buildPlan } from '../../ingest/cnpj/load'
@@ -15,27 +15,25 @@ import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, tempDir, testApp } from '../helpers'
-import { buildFixtureData, FIXTURES } from './helpers'
+import { buildFixtureData, copyFixtures, FIXTURES, withRejects } from './helpers'
 import { childrenOf, startServe, until } from '../serve-process'
 
 const quiet = { quiet: true, log: () => {} }
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const tmp = tempDir
 
-function copyFixtures(): string {
-  const dir = tmp('dadosbr-src-')
-  for (const f of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, f), join(dir, f))
-  return dir
-}
-
 describe('build from a directory', () => {
   test('manifest: month, each file with size and sha256, row counts, malformed rows with file and line', async () => {
-    const data = await buildFixtureData('2026-07')
+    const data = await buildFixtureData('2026-07', withRejects())
     const link = join(data, 'cnpj', 'current')
     const manifest = JSON.parse(readFileSync(join(link, 'manifest.json'), 'utf8'))
     expect(manifest.referencia).toBe('2026-07')
-    expect(manifest.linhas).toEqual({ empresas: 6, estabelecimentos: 8, socios: 12, simples: 3, cnaes: 12, motivos: 2, municipios: 6, naturezas: 4, paises: 3, qualificacoes: 8 })
-    expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos1', linha: 8, erro: 'Value with unterminated quote found.' }] })
+    expect(manifest.linhas).toEqual({ empresas: 6, estabelecimentos: 8, socios: 12, simples: 3, cnaes: 12, motivos: 2, municipios: 7, naturezas: 4, paises: 3, qualificacoes: 8 })
+    expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos9', linha: 1, erro: 'Value with unterminated quote found.' }] })
+    // The malformed row's establishment is nowhere.
+    const { app } = await testApp({ dataDir: data })
+    expect((await get(app, '/v1/cnpj/situacao/99999999000191')).body.existe).toBe(false)
+    await app.close()
     const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
     expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
@@ -142,8 +140,21 @@ describe('build from a directory', () => {
   })
 
   test('a month with missing zips needs --parcial', async () => {
-    const out = tmp('dadosbr-data-')
-    expect(buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: out, ...quiet })).rejects.toThrow(/faltam 24 dos 37 zips .*Empresas0, Empresas3/)
+    const src = copyFixtures()
+    for (const zip of ['Empresas0.zip', 'Empresas3.zip', 'Paises.zip']) rmSync(join(src, zip))
+    expect(buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), ...quiet })).rejects.toThrow('faltam 3 dos 37 zips em ' + src + ': Empresas0, Empresas3, Paises (use --parcial para construir assim mesmo)')
+    expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(8)
+  })
+
+  test('the bundled sample, as `make sample` builds it, is a whole month with no malformed row: it builds without --parcial and prints nothing but its summary', async () => {
+    const data = tmp('dadosbr-sample-')
+    const child = Bun.spawn([process.execPath, CLI, 'ingest', 'cnpj', '--from', FIXTURES, '--month', '2026-08', '--data', data, '--quiet', '--se-preciso'], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stderr: 'pipe' })
+    const err = await new Response(child.stderr).text()
+    expect(await child.exited).toBe(0)
+    expect(err.split('\n').filter(Boolean).map((l) => l.replace(/ em [\d.]+ s:/, ' em X s:'))).toEqual([
+      'base CNPJ 2026-08 pronta em X s: empresas=6 estabelecimentos=8 socios=12 simples=3 cnaes=12 motivos=2 municipios=7 naturezas=4 paises=3 qualificacoes=8; 0 linhas malformadas',
+    ])
+    expect(readdirSync(FIXTURES).length).toBe(37)
   })
 
   test('bad month and missing directory are refused up front', async () => {
@@ -276,7 +287,7 @@ describe('failures keep the data in use', () => {
   })
 
   test('more malformed rows than allowed: the build fails, old data kept', async () => {
-    const err = await buildCnpj({ sourceDir: FIXTURES, month: '2026-09', dataDir: data, allowPartial: true, maxRejects: 0, ...quiet }).catch((e) => e)
+    const err = await buildCnpj({ sourceDir: withRejects(), month: '2026-09', dataDir: data, allowPartial: true, maxRejects: 0, ...quiet }).catch((e) => e)
     expect(err).toBeInstanceOf(BuildError)
     expect(err.message).toBe('1 linhas malformadas passam do limite (0); a base em uso foi mantida')
     expect(readlinkSync(join(data, 'cnpj', 'current'))).toBe(before)
@@ -330,11 +341,11 @@ describe('download from the share', () => {
       const downloads = tmp('dadosbr-dl-')
       const got = await downloadMonth({ url: s.url, token: 'TOKEN' }, undefined, () => downloads, { quiet: true, retryDelayMs: 10 })
       expect(got.month).toBe('2026-08')
-      expect(got.missing.length).toBe(24)
+      expect(got.missing).toEqual([])
       for (const f of readdirSync(FIXTURES)) expect(readFileSync(join(downloads, f)).equals(readFileSync(join(FIXTURES, f)))).toBe(true)
       expect(s.seen.filter((x) => x.startsWith('Estabelecimentos1.zip'))).toEqual(['Estabelecimentos1.zip inteiro', expect.stringMatching(/^Estabelecimentos1.zip bytes=\d+-$/)])
       const data = tmp('dadosbr-data-')
-      const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, allowPartial: true, ...quiet })
+      const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, ...quiet })
       expect(manifest.linhas.estabelecimentos).toBe(8)
       // A second run finds the files complete and downloads nothing.
       s.seen.length = 0

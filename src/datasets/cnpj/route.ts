@@ -1,10 +1,13 @@
 // HTTP only: each registry route with its price (SPEC §4) and schemas; the work is in service.ts.
+import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
 import * as service from './service'
 import type { CnpjFiles, CnpjStore } from './store'
+// Embedded in the executable by `bun build --compile` (a plain JSON import).
+import AMOSTRA_COPIA from './amostra.json'
 
 /** SERPRO's Brasília branch: public, stable, and the company in the shared real-format excerpt. */
 export const AMOSTRA_CNPJ = '33683111000280'
@@ -89,21 +92,37 @@ export const socioBusca = defineRoute({
   handler: ({ query, ctx }) => use(ctx, (files) => service.socioBusca(files, query)),
 })
 
+/**
+ * The sample as built from the bundled sample month (test/cnpj/amostra.ts writes it; a test fails
+ * when it differs from a fresh build): served when the loaded data lacks the company (a partial or
+ * synthetic dump) or no data is loaded, so the free sample never fails. Its fonte.referencia is
+ * the copy's own month.
+ */
+const amostraCopia = AMOSTRA_COPIA as z.output<typeof EmpresaAmostra>
+
 export const amostra = defineRoute({
   path: '/v1/cnpj/amostra',
   dataset: 'cnpj',
   summary: 'Amostra grátis: cadastro completo de uma empresa fixa (SERPRO, 33.683.111/0002-80)',
+  description:
+    'Da base carregada quando ela tem a empresa; senão (base parcial ou sintética, ou nenhuma base carregada), de uma cópia ' +
+    'embutida no programa, construída da amostra do repositório: fonte.referencia diz o mês de onde ela veio.',
   price: null,
   response: EmpresaAmostra,
-  errors: ['dados_indisponiveis'],
-  handler: ({ ctx }) =>
-    use(ctx, async (files) => {
-      try {
-        return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const }
-      } catch (err) {
-        if (err instanceof ApiError && err.codigo === 'nao_encontrado')
-          throw new ApiError('dados_indisponiveis', `A empresa da amostra (${AMOSTRA_CNPJ}) não está na base carregada.`)
-        throw err
-      }
-    }),
+  errors: [],
+  example: amostraCopia,
+  handler: async ({ ctx }) => {
+    const store = ctx.stores.get('cnpj') as CnpjStore | null | undefined
+    const live = store
+      ? await store.use(async (files) => {
+          try {
+            return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const }
+          } catch (err) {
+            if (err instanceof ApiError && err.codigo === 'nao_encontrado') return null
+            throw err
+          }
+        })
+      : null
+    return live ?? amostraCopia
+  },
 })

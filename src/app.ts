@@ -3,15 +3,19 @@ import type { Config } from './core/config'
 import type { AppContext } from './core/context'
 import type { DatasetStore } from './core/dataset'
 import { discoveryRoutes } from './core/discovery'
+import { FeedRunner } from './core/feeds/feed'
 import { healthRoute } from './core/health'
 import { createLogger, type Logger } from './core/log'
 import type { RouteDef } from './core/route'
 import { createPayments, type PaymentLayer } from './core/payments'
 import { createServer, type Server } from './core/server'
 import { DATASETS } from './datasets/registry'
+import { plannedRoutes } from './datasets/planned'
 
-/** The one route table: drives routing, payments, OpenAPI, llms.txt and /.well-known/x402. */
-export const ROUTES: RouteDef[] = [healthRoute, ...DATASETS.flatMap((d) => d.routes)]
+// The one route table: drives routing, payments, OpenAPI, llms.txt and /.well-known/x402.
+const SERVED: RouteDef[] = [healthRoute, ...DATASETS.flatMap((d) => d.routes)]
+/** The one route table: the served routes, then the interface's paths not served yet (501). */
+export const ROUTES: RouteDef[] = [...SERVED, ...plannedRoutes(SERVED, DATASETS.map((d) => d.name))]
 
 export interface App extends Server {
   ctx: AppContext
@@ -21,8 +25,10 @@ export interface App extends Server {
 export interface AppOptions {
   log?: Logger
   checkResponses?: boolean
-  /** Defaults to the layer the settings describe (none with --free). */
+  /** Defaults to the layer the settings describe (none with --gratis). */
   payments?: PaymentLayer | null
+  /** Refresh the polled sources in the background (serve's first process; off in tests, which refresh explicitly). */
+  backgroundFeeds?: boolean
 }
 
 /**
@@ -57,12 +63,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openFailures,
     checkResponses: options.checkResponses ?? false,
     payments,
+    feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log }),
   }
+  if (options.backgroundFeeds) ctx.feeds.startBackground()
   const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), payments)
   return {
     ...server,
     ctx,
     close: async () => {
+      ctx.feeds.stop()
       for (const store of ctx.stores.values()) await store?.close()
     },
   }

@@ -2,6 +2,7 @@ import type { Config } from './config'
 import type { Dataset, DatasetStore } from './dataset'
 import type { Logger } from './log'
 import { ApiError } from './errors'
+import type { FeedRunner } from './feeds/feed'
 
 /** Everything a request handler may need, built once at start. */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   checkResponses: boolean
   /** The payment layer; null in --free mode. */
   payments: { available(): Promise<boolean> } | null
+  /** The polled sources (src/core/feeds). */
+  feeds: FeedRunner
 }
 
 /** The open store of a dataset, or a 503 saying how to build it. */

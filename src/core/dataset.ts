@@ -3,12 +3,14 @@
 import type { RouteDef } from './route'
 import type { Config } from './config'
 import type { Logger } from './log'
+import type { FeedDef } from './feeds/feed'
+import type { UpstreamSetting } from './upstream'
 
 export interface DatasetHealth {
   ok: boolean
   /** Why the dataset cannot serve, in Portuguese, when ok is false. */
   motivo?: string
-  /** Reference month (YYYY-MM) of the loaded data, when known. */
+  /** Reference date (YYYY-MM-DD) or month (YYYY-MM) of the loaded data, when known. */
   referencia?: string | null
 }
 
@@ -30,4 +32,8 @@ export interface Dataset<S extends DatasetStore | null = DatasetStore | null> {
   routes: RouteDef[]
   /** Opens the dataset's files under config.dataDir; absent for pure computation. */
   open?: (config: Config, log: Logger) => Promise<S>
+  /** Sources the server polls itself (src/core/feeds), refreshed in the background. */
+  feeds?: FeedDef[]
+  /** Every upstream base URL it reads (ingest or feeds): settings with the real defaults, listed in --help. */
+  upstreams?: UpstreamSetting[]
 }

@@ -48,8 +48,14 @@ export function llmsTxt(routes: RouteDef[], datasets: Dataset[]): string {
     lines.push('', `### ${ds.titulo} (${ds.name})`, ds.descricao)
     for (const r of own) lines.push(`- GET ${r.path} — ${price(r)} — ${r.summary}`)
   }
-  const other = routes.filter((r) => !datasets.some((d) => d.name === r.dataset))
+  const other = routes.filter((r) => !r.planned && !datasets.some((d) => d.name === r.dataset))
   if (other.length) lines.push('', '### Serviço', ...other.map((r) => `- GET ${r.path} — ${price(r)} — ${r.summary}`))
+  const planned = routes.filter((r) => r.planned)
+  if (planned.length) {
+    lines.push('', '## Ainda não servidas por esta versão', 'Estas rotas fazem parte da interface e respondem 501 nao_implementado (sem cobrar) até a base delas ser publicada:')
+    for (const name of new Set(planned.map((r) => r.dataset)))
+      lines.push(`- ${name}: ${planned.filter((r) => r.dataset === name).map((r) => `${r.path} (${r.planned!.price === null ? 'grátis' : `US$ ${r.planned!.price}`})`).join(', ')}`)
+  }
   lines.push('', '## Documentos', '- /openapi.json e /openapi.yaml: OpenAPI 3.1 com preços (x-preco-usd) e respostas 402', '- /docs: referência interativa', '- /.well-known/x402: recursos pagos', '- /termos: termos de uso', '')
   return lines.join('\n')
 }
@@ -63,7 +69,16 @@ export function wellKnownX402(routes: RouteDef[]) {
   }
 }
 
-export const TERMOS = `# Termos de uso do dadosbr
+export function termos(datasets: Dataset[], routes: RouteDef[]): string {
+  const planned = [...new Set(routes.filter((r) => r.planned).map((r) => r.dataset))]
+  return `${TERMOS}
+## Bases desta versão
+
+Servidas: ${datasets.map((d) => `${d.name} (${d.titulo})`).join('; ')}.
+${planned.length ? `\nAinda não servidas (as rotas respondem 501 nao_implementado e nada cobram): ${planned.join(', ')}.\n` : ''}`
+}
+
+const TERMOS = `# Termos de uso do dadosbr
 
 1. **O que é.** O dadosbr devolve dados públicos oficiais (Receita Federal, CGU, Banco Central e outras fontes
    citadas em cada resposta) como foram publicados, no mês ou dia de referência indicado em \`fonte\`.
@@ -76,7 +91,7 @@ export const TERMOS = `# Termos de uso do dadosbr
    os CPFs de sócios chegam mascarados da própria Receita Federal. Use os dados pessoais que receber só para
    finalidade legítima, conforme a Lei 13.709/2018.
 5. **Uso.** Não use o serviço para spam, assédio ou discriminação. Respeite o limite do seu pagamento.
-6. **Código aberto.** Quem preferir pode rodar o próprio servidor com o mesmo programa (\`dadosbr serve --free\`).
+6. **Código aberto.** Quem preferir pode rodar o próprio servidor com o mesmo programa (\`dadosbr serve --gratis\`).
 `
 
 export function discoveryRoutes(routes: RouteDef[], datasets: Dataset[]): StaticRoute[] {
@@ -86,12 +101,13 @@ export function discoveryRoutes(routes: RouteDef[], datasets: Dataset[]): Static
   const yaml = stringify(openapi)
   const llms = llmsTxt(routes, datasets)
   const wellKnown = JSON.stringify(wellKnownX402(routes), null, 2)
+  const terms = termos(datasets, routes)
   return [
     { path: '/openapi.json', contentType: 'application/json; charset=utf-8', body: () => json },
     { path: '/openapi.yaml', contentType: 'application/yaml; charset=utf-8', body: () => yaml },
     { path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: () => llms },
     { path: '/.well-known/x402', contentType: 'application/json; charset=utf-8', body: () => wellKnown },
-    { path: '/termos', contentType: 'text/markdown; charset=utf-8', body: () => TERMOS },
+    { path: '/termos', contentType: 'text/markdown; charset=utf-8', body: () => terms },
     { path: '/docs', contentType: 'text/html; charset=utf-8', body: () => DOCS_HTML },
     { path: '/docs/swagger-ui.css', contentType: 'text/css; charset=utf-8', body: () => swaggerCss },
     { path: '/docs/swagger-ui-bundle.js', contentType: 'text/javascript; charset=utf-8', body: () => swaggerBundle },

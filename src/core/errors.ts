@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   metodo_nao_permitido: { status: 405, descricao: 'A rota existe, mas só aceita GET e HEAD.' },
   uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
   erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
+  nao_implementado: { status: 501, descricao: 'A rota faz parte da interface, mas a base dela ainda não é servida por esta versão; nada é cobrado.' },
   dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado; rode a ingestão.' },
   pagamento_indisponivel: { status: 503, descricao: 'O facilitador de pagamentos não responde; nada é cobrado nem servido.' },
 } as const

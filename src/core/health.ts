@@ -12,6 +12,19 @@ export const Health = z.object({
   base_referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência (AAAA-MM) do cadastro de empresas carregado'),
   pagamentos: z.enum(['ativos', 'desligados', 'indisponiveis']).describe('desligados com --free (nada é cobrado); indisponiveis quando o facilitador não responde (rotas pagas dão 503)'),
   bases: z.array(z.object({ nome: z.string(), ok: z.boolean(), referencia: z.string().nullable(), motivo: z.string().nullable() })),
+  fontes: z
+    .array(
+      z.object({
+        nome: z.string(),
+        base: z.string(),
+        consultado_em: z.string().nullable(),
+        defasagem_segundos: z.number().int().nullable(),
+        atualiza_a_cada_minutos: z.number(),
+        ultimo_erro: z.string().nullable(),
+        status: z.enum(['ok', 'atrasada', 'sem_dados', 'falhando']),
+      }),
+    )
+    .describe('fontes consultadas periodicamente pelo servidor: idade da cópia e último erro; atrasada = mais velha que três intervalos'),
   motivos: z.array(z.string()),
 })
 
@@ -28,6 +41,13 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
   }
   const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)
+  const fontes = ctx.feeds.health()
+  for (const f of fontes) {
+    if (f.status === 'ok') continue
+    const why =
+      f.status === 'sem_dados' ? 'nenhuma cópia obtida ainda' : f.status === 'falhando' ? 'a última consulta falhou' : `cópia de ${Math.round((f.defasagem_segundos ?? 0) / 60)} min, mais velha que três intervalos (${f.atualiza_a_cada_minutos} min)`
+    motivos.push(`fonte ${f.nome}: ${why}${f.ultimo_erro ? ` (último erro: ${f.ultimo_erro})` : ''}`)
+  }
   const pagamentos = ctx.config.free ? 'desligados' : (await ctx.payments?.available()) ? 'ativos' : 'indisponiveis'
   if (pagamentos === 'indisponiveis') motivos.push('pagamentos: o facilitador não responde')
   return {
@@ -37,6 +57,7 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     base_referencia: bases.find((b) => b.nome === REGISTRY_DATASET && b.ok)?.referencia ?? null,
     pagamentos,
     bases,
+    fontes,
     motivos,
   }
 }

@@ -11,7 +11,7 @@ type Json = Record<string, unknown>
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Parâmetro inválido', 402: 'Pagamento exigido (x402)', 404: 'Não encontrado', 405: 'Método não permitido',
-  414: 'Endereço longo demais', 500: 'Falha interna', 503: 'Dados ou pagamentos indisponíveis',
+  414: 'Endereço longo demais', 500: 'Falha interna', 501: 'Base ainda não servida por esta versão', 503: 'Dados ou pagamentos indisponíveis',
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
@@ -39,7 +39,24 @@ function errorResponse(codes: ErrorCode[], status: number): Json {
   }
 }
 
+/** A path of the interface not served yet: its only answer is 501, and its future price is stated. */
+function plannedOperation(route: RouteDef): Json {
+  return {
+    operationId: operationId(route),
+    summary: `${route.summary} (ainda não servida)`,
+    description: route.description,
+    tags: [route.dataset],
+    parameters: [],
+    responses: { 501: errorResponse(['nao_implementado'], 501) },
+    'x-planejada': true,
+    'x-preco-previsto-usd': route.planned?.price ?? 0,
+  }
+}
+
+const operationId = (route: RouteDef) => route.path.replace(/^\/v1\//, '').replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+/g, '_')
+
 function operation(route: RouteDef): Json {
+  if (route.planned) return plannedOperation(route)
   const codes = new Set<ErrorCode>([...route.errors, 'metodo_nao_permitido', 'erro_interno'])
   if (route.query) ['parametro_desconhecido', 'parametro_repetido'].forEach((c) => codes.add(c as ErrorCode))
   if (route.price !== null) codes.add('pagamento_indisponivel')
@@ -56,7 +73,7 @@ function operation(route: RouteDef): Json {
     }
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list, status)
   return {
-    operationId: route.path.replace(/^\/v1\//, '').replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+/g, '_'),
+    operationId: operationId(route),
     summary: route.summary + (route.price !== null ? ` (US$ ${route.price})` : ' (grátis)'),
     ...(route.description ? { description: route.description } : {}),
     tags: [route.dataset],
@@ -71,6 +88,7 @@ function operation(route: RouteDef): Json {
 
 export function buildOpenApi(routes: RouteDef[], datasets: Dataset[]): Json {
   const paths: Json = {}
+  const planned = [...new Set(routes.filter((r) => r.planned).map((r) => r.dataset))]
   for (const route of routes) paths[route.path] = { get: operation(route) }
   const codes = Object.keys(ERROR_CODES) as ErrorCode[]
   return {
@@ -81,9 +99,15 @@ export function buildOpenApi(routes: RouteDef[], datasets: Dataset[]): Json {
       description:
         'Dados públicos brasileiros em JSON. Rotas grátis não pedem nada; rotas pagas cobram por chamada com x402 v2 ' +
         '(esquema exact, USDC na Base): sem pagamento respondem 402 com o cabeçalho PAYMENT-REQUIRED; repita o GET com ' +
-        'PAYMENT-SIGNATURE (ou X-PAYMENT). Guia para agentes: /llms.txt. Termos: /termos.',
+        'PAYMENT-SIGNATURE (ou X-PAYMENT). Guia para agentes: /llms.txt. Termos: /termos.\n\n' +
+        `Bases servidas por esta versão: ${datasets.map((d) => d.name).join(', ')}.` +
+        (planned.length ? ` Ainda não servidas (as rotas delas respondem 501 nao_implementado, sem cobrar): ${planned.join(', ')}.` : ''),
     },
-    tags: [{ name: 'servico', description: 'Estado do serviço' }, ...datasets.map((d) => ({ name: d.name, description: `${d.titulo}: ${d.descricao}` }))],
+    tags: [
+      { name: 'servico', description: 'Estado do serviço' },
+      ...datasets.map((d) => ({ name: d.name, description: `${d.titulo}: ${d.descricao}` })),
+      ...planned.map((name) => ({ name, description: 'Ainda não servida por esta versão: as rotas respondem 501 nao_implementado.' })),
+    ],
     paths,
     components: {
       securitySchemes: {

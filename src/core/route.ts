@@ -29,6 +29,10 @@ export interface RouteDef<P = any, Q = any, R = any> {
   errors: ErrorCode[]
   /** An example response, shown in the OpenAPI document and in the 402 discovery extension. */
   example?: R
+  /** A path of the interface whose dataset is not served yet (501); price is what it will cost. */
+  planned?: { price: number | null }
+  /** Accept any query parameter (the planned routes, which answer 501 whatever is asked). */
+  acceptsAnyQuery?: boolean
   handler: (input: RouteInput<P, Q>) => R | Promise<R>
 }
 

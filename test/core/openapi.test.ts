@@ -24,7 +24,10 @@ describe('/openapi.json', () => {
   test('every paid route shows its price and its 402; free ones have none', () => {
     for (const route of ROUTES) {
       const op = doc.paths[route.path].get
-      if (route.price === null) {
+      if (route.planned) {
+        expect(op['x-preco-usd']).toBeUndefined()
+        expect(op['x-preco-previsto-usd']).toBe(route.planned.price ?? 0)
+      } else if (route.price === null) {
         expect(op['x-preco-usd']).toBe(0)
         expect(op.responses[402]).toBeUndefined()
       } else {

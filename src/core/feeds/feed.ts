@@ -1,0 +1,410 @@
+// One mechanism for every source the server polls itself (open tenders, news, indicators, FX,
+// weather, fire, reservoirs...). A feed is fetched in the background on its cadence and on first
+// need; its last good copy lives on disk (data/feeds/<feed>/<key>.json), so a restart during an
+// outage still serves it; a request never waits on the upstream except, briefly, when no copy was
+// ever fetched. With several serving processes, a lock file per copy lets one refresh while all
+// serve the same file. Every answer says where its data came from and how old it is (fonte).
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Logger } from '../log'
+import { fetchUpstream, upstreamUrl, type FetchOptions, type UpstreamSetting } from '../upstream'
+
+export const FEEDS_DIR = 'feeds'
+
+export interface FeedFetchContext {
+  /** The base URL of an upstream (its setting, else the real default). */
+  url(upstream: UpstreamSetting): string
+  /** fetchUpstream with the feed's timeout and the refresh's cancellation. */
+  fetch(url: string, options?: FetchOptions): Promise<Response>
+  log: Logger
+  /** The previous good copy, for sources that answer in increments. */
+  previous: unknown
+}
+
+export interface FeedDef<T = unknown> {
+  /** Unique name, used in `dadosbr atualizar <nome>`, on disk and in /v1/health. */
+  name: string
+  /** The dataset (folder under src/datasets) that owns it. */
+  dataset: string
+  /** `fonte.base`: the source, named as a user would look it up. */
+  base: string
+  upstreams: UpstreamSetting[]
+  /** Cadence of refresh, in minutes (fractions allowed: 0.25 = 15 s). */
+  intervalMinutes: number
+  /** Keys refreshed in the background and by `dadosbr atualizar` (default ['']: a feed with one copy). */
+  defaultKeys?: string[]
+  /** Per attempt; a background refresh may be slow (PNCP takes 15-22 s). Default 60 s. */
+  timeoutMs?: number
+  /** Fetches and parses one copy; throws on garbage, so the last good copy stays. */
+  fetch(key: string, ctx: FeedFetchContext): Promise<T>
+}
+
+export type FeedStatus = 'ok' | 'cache_servido' | 'fonte_indisponivel'
+
+export interface Fonte {
+  base: string
+  consultado_em: string | null
+  defasagem_segundos: number | null
+  atualiza_a_cada_minutos: number
+  cache: boolean
+  status: FeedStatus
+}
+
+/** What is on disk for one copy: the last good data, and the last attempt. */
+export interface FeedCopy<T = unknown> {
+  feed: string
+  chave: string
+  consultado_em: string | null
+  dados: T | null
+  tentado_em: string | null
+  ultimo_erro: string | null
+  /** Consecutive failed attempts since the last success. */
+  falhas: number
+}
+
+export interface FeedAnswer<T> {
+  dados: T | null
+  fonte: Fonte
+}
+
+/** How long a request waits for a copy when none was ever fetched (and no attempt failed lately). */
+export const FIRST_NEED_WAIT_MS = 1500
+/** A refresh lock older than this is abandoned (its holder died or hung). */
+const LOCK_STALE_MS = 10 * 60_000
+/** How often a process re-checks the file on disk for a copy another process wrote. */
+const DISK_CHECK_MS = 1000
+
+const fileKey = (key: string) => (key === '' ? '_' : encodeURIComponent(key).replace(/\./g, '%2E'))
+
+export interface FeedRunnerOptions {
+  dataDir: string
+  log: Logger
+  /** Clock, for tests. */
+  now?: () => number
+}
+
+interface Slot {
+  copy: FeedCopy | null
+  checkedAt: number
+  mtimeMs: number
+  refreshing: Promise<void> | null
+}
+
+export interface FeedHealth {
+  nome: string
+  base: string
+  consultado_em: string | null
+  defasagem_segundos: number | null
+  atualiza_a_cada_minutos: number
+  ultimo_erro: string | null
+  /** ok; atrasada: older than three intervals; sem_dados: never fetched; falhando: an on-request feed whose last attempt failed. */
+  status: 'ok' | 'atrasada' | 'sem_dados' | 'falhando'
+}
+
+/** The feeds of one process: reads copies, refreshes them, and reports their health. */
+export class FeedRunner {
+  private readonly slots = new Map<string, Slot>()
+  private readonly byName: Map<string, FeedDef>
+  private timer: ReturnType<typeof setInterval> | null = null
+  /** Keys asked for by requests, kept fresh in the background too (parametrized feeds). */
+  private readonly asked = new Map<string, Set<string>>()
+  private readonly now: () => number
+
+  constructor(
+    readonly feeds: FeedDef[],
+    private readonly options: FeedRunnerOptions,
+  ) {
+    this.byName = new Map(feeds.map((f) => [f.name, f]))
+    this.now = options.now ?? Date.now
+  }
+
+  def(name: string): FeedDef {
+    const f = this.byName.get(name)
+    if (!f) throw new Error(`fonte desconhecida: ${name}`)
+    return f
+  }
+
+  private dir(feed: FeedDef): string {
+    return join(this.options.dataDir, FEEDS_DIR, feed.name)
+  }
+
+  private path(feed: FeedDef, key: string): string {
+    return join(this.dir(feed), `${fileKey(key)}.json`)
+  }
+
+  private slot(feed: FeedDef, key: string): Slot {
+    const id = `${feed.name}\u0000${key}`
+    let s = this.slots.get(id)
+    if (!s) {
+      s = { copy: null, checkedAt: -Infinity, mtimeMs: 0, refreshing: null }
+      this.slots.set(id, s)
+    }
+    // Real time, not the feed clock: this throttles file reads, it does not age data.
+    const now = performance.now()
+    if (now - s.checkedAt >= DISK_CHECK_MS) {
+      s.checkedAt = now
+      try {
+        const path = this.path(feed, key)
+        const { mtimeMs } = statSync(path)
+        if (mtimeMs !== s.mtimeMs) {
+          s.copy = JSON.parse(readFileSync(path, 'utf8')) as FeedCopy
+          s.mtimeMs = mtimeMs
+        }
+      } catch {
+        // No copy yet (or a file being replaced: the rename is atomic, the next check reads it).
+      }
+    }
+    return s
+  }
+
+  /** The copy on disk, as it is (tests, `dadosbr atualizar`). */
+  copy<T>(name: string, key = ''): FeedCopy<T> | null {
+    return this.slot(this.def(name), key).copy as FeedCopy<T> | null
+  }
+
+  private intervalMs(feed: FeedDef): number {
+    return feed.intervalMinutes * 60_000
+  }
+
+  /** Age of the good copy in ms, or null when none. */
+  private ageMs(copy: FeedCopy | null): number | null {
+    if (!copy?.consultado_em) return null
+    return Math.max(0, this.now() - Date.parse(copy.consultado_em))
+  }
+
+  /** When a failed attempt may be retried: backoff from 30 s, doubling, at most the feed's interval. */
+  private retryDue(feed: FeedDef, copy: FeedCopy | null): boolean {
+    if (!copy?.tentado_em || !copy.ultimo_erro) return true
+    const wait = Math.min(this.intervalMs(feed), 30_000 * 2 ** Math.max(0, copy.falhas - 1))
+    return this.now() - Date.parse(copy.tentado_em) >= wait
+  }
+
+  fonte(feed: FeedDef, copy: FeedCopy | null): Fonte {
+    const age = this.ageMs(copy)
+    const status: FeedStatus = age === null ? 'fonte_indisponivel' : age <= this.intervalMs(feed) ? 'ok' : 'cache_servido'
+    return {
+      base: feed.base,
+      consultado_em: copy?.consultado_em ?? null,
+      defasagem_segundos: age === null ? null : Math.round(age / 1000),
+      atualiza_a_cada_minutos: feed.intervalMinutes,
+      cache: age !== null,
+      status,
+    }
+  }
+
+  /**
+   * The copy for a request: served at once; refreshed in the background when older than its
+   * interval. Only when no copy was ever fetched (and no attempt failed lately) does the request
+   * wait, at most FIRST_NEED_WAIT_MS, for the first one.
+   */
+  async get<T>(name: string, key = ''): Promise<FeedAnswer<T>> {
+    const feed = this.def(name)
+    this.remember(feed, key)
+    const s = this.slot(feed, key)
+    const age = this.ageMs(s.copy)
+    if (age === null || age > this.intervalMs(feed)) {
+      if (this.retryDue(feed, s.copy)) {
+        const running = this.startRefresh(feed, key)
+        if (age === null && running) await Promise.race([running, Bun.sleep(FIRST_NEED_WAIT_MS)])
+      }
+    }
+    const copy = this.slot(feed, key).copy
+    return { dados: (copy?.dados ?? null) as T | null, fonte: this.fonte(feed, copy) }
+  }
+
+  private remember(feed: FeedDef, key: string): void {
+    if ((feed.defaultKeys ?? ['']).includes(key)) return
+    let set = this.asked.get(feed.name)
+    if (!set) this.asked.set(feed.name, (set = new Set()))
+    if (set.size < 1000) set.add(key)
+  }
+
+  /** Starts a refresh unless one runs (in this process or, by its lock, in another); returns it, or null. */
+  private startRefresh(feed: FeedDef, key: string): Promise<void> | null {
+    const s = this.slot(feed, key)
+    if (s.refreshing) return s.refreshing
+    const release = this.lock(feed, key)
+    if (!release) return null
+    s.refreshing = this.runRefresh(feed, key)
+      .then(() => {}, () => {})
+      .finally(() => {
+        release()
+        s.refreshing = null
+      })
+    return s.refreshing
+  }
+
+  /**
+   * Refreshes one copy now (background, `dadosbr atualizar`, tests). Throws the upstream's error
+   * after recording it; the last good copy stays on disk either way.
+   */
+  async refresh(name: string, key = ''): Promise<FeedCopy> {
+    const feed = this.def(name)
+    const s = this.slot(feed, key)
+    if (s.refreshing) await s.refreshing
+    const release = this.lock(feed, key, true)!
+    try {
+      const copy = await this.runRefresh(feed, key)
+      if (copy.ultimo_erro) throw new Error(copy.ultimo_erro)
+      return copy
+    } finally {
+      release()
+    }
+  }
+
+  /** One attempt: the new copy on success; on failure the previous good data with the error recorded. */
+  private async runRefresh(feed: FeedDef, key: string): Promise<FeedCopy> {
+    const s = this.slot(feed, key)
+    const previous = s.copy
+    const started = new Date(this.now()).toISOString()
+    const timeoutMs = feed.timeoutMs ?? 60_000
+    const ctx: FeedFetchContext = {
+      url: (u) => upstreamUrl(u),
+      fetch: (url, options) => fetchUpstream(url, { timeoutMs, ...options }),
+      log: this.options.log,
+      previous: previous?.dados ?? null,
+    }
+    let next: FeedCopy
+    try {
+      const dados = await feed.fetch(key, ctx)
+      next = { feed: feed.name, chave: key, consultado_em: started, dados, tentado_em: started, ultimo_erro: null, falhas: 0 }
+      if (previous?.ultimo_erro) this.options.log.info('fonte voltou', { fonte: feed.name, chave: key || undefined })
+    } catch (err) {
+      const erro = err instanceof Error ? err.message : String(err)
+      next = { feed: feed.name, chave: key, consultado_em: previous?.consultado_em ?? null, dados: previous?.dados ?? null, tentado_em: started, ultimo_erro: erro, falhas: (previous?.falhas ?? 0) + 1 }
+      // One line when a source starts failing, not one per attempt.
+      if (!previous?.ultimo_erro) this.options.log.warn('fonte falhou; servida a última cópia', { fonte: feed.name, chave: key || undefined, erro })
+    }
+    this.write(feed, key, next)
+    s.copy = next
+    s.checkedAt = performance.now()
+    return next
+  }
+
+  /** Writes a copy atomically (temp file + rename): readers in other processes never see half a file. */
+  write(feed: FeedDef, key: string, copy: FeedCopy): void {
+    mkdirSync(this.dir(feed), { recursive: true })
+    const path = this.path(feed, key)
+    const tmp = `${path}.${process.pid}.tmp`
+    writeFileSync(tmp, JSON.stringify(copy))
+    renameSync(tmp, path)
+    try {
+      this.slot(feed, key).mtimeMs = statSync(path).mtimeMs
+    } catch {}
+  }
+
+  /**
+   * The refresh lock of one copy, across processes: a file created exclusively. Returns its
+   * release, or null when another live refresh holds it. `wait` (the CLI) takes it over even then.
+   */
+  private lock(feed: FeedDef, key: string, force = false): (() => void) | null {
+    mkdirSync(this.dir(feed), { recursive: true })
+    const path = `${this.path(feed, key)}.lock`
+    const take = () => {
+      const fd = openSync(path, 'wx')
+      writeFileSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => rmSync(path, { force: true })
+    }
+    try {
+      return take()
+    } catch {
+      let stale = force
+      try {
+        const holder = Number(readFileSync(path, 'utf8'))
+        stale ||= Date.now() - statSync(path).mtimeMs > LOCK_STALE_MS || !holder || !alive(holder)
+      } catch {
+        stale = true
+      }
+      if (!stale) return null
+      rmSync(path, { force: true })
+      try {
+        return take()
+      } catch {
+        return null
+      }
+    }
+  }
+
+  /** Keys with a copy on disk (query variants fetched before), for `dadosbr atualizar`. */
+  keysOnDisk(name: string): string[] {
+    const dir = this.dir(this.def(name))
+    if (!existsSync(dir)) return []
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -5))
+      .map((k) => (k === '_' ? '' : decodeURIComponent(k)))
+  }
+
+  /** Background refresh: every feed's default keys and the keys requests asked for, when due. */
+  startBackground(tickMs = 15_000): void {
+    if (this.timer) return
+    const tick = () => {
+      for (const feed of this.feeds) {
+        const keys = new Set([...(feed.defaultKeys ?? ['']), ...(this.asked.get(feed.name) ?? [])])
+        for (const key of keys) {
+          const s = this.slot(feed, key)
+          const age = this.ageMs(s.copy)
+          // Sub-minute feeds (prices) are fetched on request only: polling them unasked costs CPU for nothing.
+          if (feed.intervalMinutes < 1) continue
+          if ((age === null || age > this.intervalMs(feed)) && this.retryDue(feed, s.copy)) this.startRefresh(feed, key)
+        }
+      }
+    }
+    tick()
+    this.timer = setInterval(tick, tickMs)
+    this.timer.unref?.()
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  /** Each feed's state for /v1/health: the freshest of its copies, its last error. */
+  health(): FeedHealth[] {
+    return this.feeds.map((feed) => {
+      const keys = new Set([...(feed.defaultKeys ?? ['']), ...this.keysOnDiskSafe(feed)])
+      let best: FeedCopy | null = null
+      let lastError: string | null = null
+      for (const key of keys) {
+        const c = this.slot(feed, key).copy
+        if (!c) continue
+        if (c.consultado_em && (!best?.consultado_em || c.consultado_em > best.consultado_em)) best = c
+        if (c.ultimo_erro) lastError = c.ultimo_erro
+      }
+      const age = this.ageMs(best)
+      // A feed fetched only on request (prices) ages while nobody asks: only a failed last attempt counts.
+      const onRequest = feed.intervalMinutes < 1
+      const failing = [...keys].some((k) => Boolean(this.slot(feed, k).copy?.ultimo_erro))
+      const status: FeedHealth['status'] =
+        age === null ? 'sem_dados' : onRequest ? (failing ? 'falhando' : 'ok') : age > 3 * this.intervalMs(feed) ? 'atrasada' : 'ok'
+      return {
+        nome: feed.name,
+        base: feed.base,
+        consultado_em: best?.consultado_em ?? null,
+        defasagem_segundos: age === null ? null : Math.round(age / 1000),
+        atualiza_a_cada_minutos: feed.intervalMinutes,
+        ultimo_erro: lastError,
+        status,
+      }
+    })
+  }
+
+  private keysOnDiskSafe(feed: FeedDef): string[] {
+    try {
+      return this.keysOnDisk(feed.name)
+    } catch {
+      return []
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

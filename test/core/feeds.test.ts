@@ -1,0 +1,140 @@
+// The one mechanism for polled sources: served at once from the copy on disk, refreshed in the
+// background, never a wait on the upstream beyond the first-need bound, the last good copy kept
+// through outages and restarts, one refresher across processes, and an honest `fonte`.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { FeedRunner, FIRST_NEED_WAIT_MS, type FeedDef } from '../../src/core/feeds/feed'
+import { createLogger } from '../../src/core/log'
+import { defineUpstream, upstreamUrl } from '../../src/core/upstream'
+import { startReplay } from '../../ingest/lib/replay'
+import { tempDir } from '../temp'
+
+const upstream = startReplay()
+afterAll(() => upstream.close())
+process.env.TESTE_FEED_URL = upstream.url
+let served = 0
+upstream.on('/valor', () => ({ status: 200, body: JSON.stringify({ valor: ++served }) }))
+
+const TESTE = defineUpstream('TESTE_FEED_URL', 'https://exemplo.gov.br/api', 'fonte de teste')
+const feed: FeedDef<{ valor: number }> = {
+  name: 'teste',
+  dataset: 'teste',
+  base: 'Teste/valor',
+  upstreams: [TESTE],
+  intervalMinutes: 30,
+  timeoutMs: 20_000,
+  async fetch(_key, ctx) {
+    const r = await ctx.fetch(`${ctx.url(TESTE)}/valor`)
+    const body = (await r.json()) as { valor?: unknown }
+    if (typeof body.valor !== 'number') throw new Error('resposta sem valor')
+    return { valor: body.valor }
+  },
+}
+
+function runner(dataDir: string, clock: { t: number }, logs: string[] = []) {
+  return new FeedRunner([feed], { dataDir, log: createLogger('info', (l) => logs.push(l)), now: () => clock.t })
+}
+
+const T0 = Date.parse('2026-11-24T12:00:00Z')
+const MIN = 60_000
+
+describe('feeds', () => {
+  test('first need waits for the first copy; then ok with its age', async () => {
+    upstream.fault = { kind: 'none' }
+    const clock = { t: T0 }
+    const r = runner(tempDir('feeds-'), clock)
+    const first = await r.get<{ valor: number }>('teste')
+    expect(first.dados).toEqual({ valor: served })
+    expect(first.fonte).toEqual({ base: 'Teste/valor', consultado_em: '2026-11-24T12:00:00.000Z', defasagem_segundos: 0, atualiza_a_cada_minutos: 30, cache: true, status: 'ok' })
+    clock.t += 10 * MIN
+    const later = await r.get('teste')
+    expect(later.fonte.defasagem_segundos).toBe(600)
+    expect(later.fonte.status).toBe('ok')
+  })
+
+  test('upstream down: the last copy with cache_servido, no wait; health atrasada after three intervals; back again: ok', async () => {
+    const dir = tempDir('feeds-')
+    const clock = { t: T0 }
+    const logs: string[] = []
+    const r = runner(dir, clock, logs)
+    upstream.fault = { kind: 'none' }
+    const good = (await r.get<{ valor: number }>('teste')).dados
+    upstream.stop()
+    clock.t += 31 * MIN
+    const started = performance.now()
+    const stale = await r.get<{ valor: number }>('teste')
+    expect(performance.now() - started).toBeLessThan(100)
+    expect(stale.dados).toEqual(good)
+    expect(stale.fonte.status).toBe('cache_servido')
+    expect(stale.fonte.defasagem_segundos).toBe(31 * 60)
+    await Bun.sleep(300) // the background attempt fails
+    expect(r.copy('teste')!.ultimo_erro).toContain('/valor')
+    expect(logs.filter((l) => l.includes('fonte falhou')).length).toBe(1)
+    clock.t += 60 * MIN
+    expect(r.health()[0]!.status).toBe('atrasada')
+    // A restart during the outage serves the copy on disk.
+    const restarted = runner(dir, clock)
+    expect((await restarted.get<{ valor: number }>('teste')).dados).toEqual(good)
+    upstream.start()
+    clock.t += 5 * MIN // past the retry backoff
+    await restarted.get('teste')
+    await Bun.sleep(300)
+    const back = await restarted.get<{ valor: number }>('teste')
+    expect(back.fonte.status).toBe('ok')
+    expect(back.dados!.valor).toBeGreaterThan(good!.valor)
+    expect(restarted.health()[0]).toMatchObject({ status: 'ok', ultimo_erro: null })
+  })
+
+  test('no copy and a slow upstream: the request waits at most the first-need bound, then fonte_indisponivel', async () => {
+    const clock = { t: T0 }
+    const r = runner(tempDir('feeds-'), clock)
+    upstream.fault = { kind: 'slow', delayMs: 3000 }
+    try {
+      const started = performance.now()
+      const answer = await r.get('teste')
+      const waited = performance.now() - started
+      expect(waited).toBeGreaterThanOrEqual(FIRST_NEED_WAIT_MS - 50)
+      expect(waited).toBeLessThan(FIRST_NEED_WAIT_MS + 500)
+      expect(answer.dados).toBeNull()
+      expect(answer.fonte).toMatchObject({ status: 'fonte_indisponivel', consultado_em: null, defasagem_segundos: null, cache: false })
+    } finally {
+      upstream.fault = { kind: 'none' }
+    }
+  })
+
+  test('garbage and 5xx keep the last good copy', async () => {
+    const clock = { t: T0 }
+    const r = runner(tempDir('feeds-'), clock)
+    upstream.fault = { kind: 'none' }
+    const good = await r.refresh('teste')
+    for (const fault of [{ kind: 'garbage' as const }, { kind: 'status' as const, status: 503 }]) {
+      upstream.fault = fault
+      clock.t += 31 * MIN
+      await expect(r.refresh('teste')).rejects.toThrow()
+      expect(r.copy('teste')!.dados).toEqual(good.dados)
+      expect(r.copy('teste')!.consultado_em).toBe(good.consultado_em)
+    }
+    upstream.fault = { kind: 'none' }
+  })
+
+  test('two processes: one refreshes (lock file), both serve the same copy', async () => {
+    const dir = tempDir('feeds-')
+    const clock = { t: T0 }
+    const a = runner(dir, clock)
+    const b = runner(dir, clock)
+    upstream.fault = { kind: 'slow', delayMs: 300 }
+    const before = upstream.requests.length
+    const [x, y] = await Promise.all([a.get<{ valor: number }>('teste'), b.get<{ valor: number }>('teste')])
+    upstream.fault = { kind: 'none' }
+    expect(upstream.requests.length - before).toBe(1)
+    expect(x.dados).not.toBeNull()
+    await Bun.sleep(1100) // b re-reads the file a wrote
+    expect((await b.get<{ valor: number }>('teste')).dados).toEqual(x.dados)
+    expect(y.fonte.status === 'ok' || y.fonte.status === 'fonte_indisponivel').toBe(true)
+  })
+
+  test('an upstream URL setting must be http(s)', () => {
+    expect(() => upstreamUrl(TESTE, { TESTE_FEED_URL: 'ftp://x' })).toThrow('configuração inválida: TESTE_FEED_URL: deve ser uma URL http(s), ex. https://exemplo.gov.br/api')
+    expect(upstreamUrl(TESTE, {})).toBe('https://exemplo.gov.br/api')
+    expect(upstreamUrl(TESTE, { TESTE_FEED_URL: 'http://127.0.0.1:9/x/' })).toBe('http://127.0.0.1:9/x')
+  })
+})

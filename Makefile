@@ -27,7 +27,7 @@ sample: node_modules/.installed ## build the bundled sample data if missing or b
 	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA) --parcial --quiet --se-preciso
 
 run: node_modules/.installed sample ## install, build the sample if missing, serve on :8080 with payments off
-	$(BUN) src/cli.ts serve --free --port $(PORT) --data $(DATA)
+	$(BUN) --max-http-header-size=1048576 src/cli.ts serve --gratis --port $(PORT) --data $(DATA)
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc --noEmit -p .

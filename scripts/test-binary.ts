@@ -26,7 +26,7 @@ const ingest = run(['ingest', 'cnpj', '--from', resolve('test/cnpj/fixtures/rfb'
 check('ingest cnpj builds a DuckDB file', ingest.exitCode === 0, ingest.stderr.toString())
 
 const port = 20000 + Math.floor(Math.random() * 20000)
-const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--free', '--processos', '2', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })
+const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--gratis', '--processos', '2', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })
 /** The server's second process: the binary started again by itself (its own path, not bun). */
 let secondPid = ''
 const secondProcess = () => {

@@ -12,7 +12,7 @@ const HELP = `dadosbr ${VERSION}: dados públicos brasileiros em uma API HTTP/JS
 Uso: dadosbr <comando> [opções]
 
 Comandos:
-  serve     sobe a API (dadosbr serve --free para servir sem cobrar)
+  serve     sobe a API (dadosbr serve --gratis para servir sem cobrar)
   ingest    reconstrói uma base a partir dos dumps oficiais (dadosbr ingest cnpj)
   synth     escreve um dump sintético no formato real (dadosbr synth cnpj --out DIR --companies N)
   --version mostra a versão
@@ -38,7 +38,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
  */
 async function rerunWithThreadPool(argv: string[]): Promise<number> {
   const pool = Math.min(1024, Math.max(2 * POOL_THREADS_PER_LOAD, POOL_THREADS_PER_LOAD * machineCores()))
-  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, UV_THREADPOOL_SIZE: String(pool) }, stdio: ['inherit', 'inherit', 'inherit'] })
+  return rerun(argv, { UV_THREADPOOL_SIZE: String(pool) })
+}
+
+/** Runs this command again as `selfCommand()` (with the runtime flags), passing signals on, and returns its exit code. */
+async function rerun(argv: string[], env: Record<string, string> = {}): Promise<number> {
+  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, ...env }, stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited
 }

@@ -1,6 +1,7 @@
 // A `dadosbr serve` in a process of its own, as a user starts it, and what tests ask of its processes.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { RUNTIME_FLAGS } from '../src/core/self'
 
 const CLI = join(import.meta.dir, '..', 'src', 'cli.ts')
 
@@ -39,11 +40,11 @@ export const alive = (pid: number) => {
 }
 
 /**
- * Starts `dadosbr serve --free --host 127.0.0.1 <args>`; collects its log as it comes; `announced`
+ * Starts `dadosbr serve --gratis --host 127.0.0.1 <args>`; collects its log as it comes; `announced`
  * resolves once the first process announced the port it got (--port 0) and its process count.
  */
 export function startServe(args: string[]) {
-  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--free', '--host', '127.0.0.1', ...args], { stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, ...RUNTIME_FLAGS, CLI, 'serve', '--gratis', '--host', '127.0.0.1', ...args], { stderr: 'pipe' })
   const log = { text: '' }
   const decoder = new TextDecoder()
   const read = (async () => {

@@ -6,6 +6,8 @@ export interface FlagSpec {
   /** Takes a value (true) or is a boolean switch (false). */
   value: boolean
   help: string
+  /** Old spellings, still accepted for one release with a warning (docs/decisoes.md, flags). */
+  aliases?: string[]
 }
 
 export class UsageError extends Error {}
@@ -14,12 +16,15 @@ export interface Parsed {
   flags: Record<string, string | boolean>
   positionals: string[]
   help: boolean
+  /** One line per old spelling used, to print on stderr. */
+  warnings: string[]
 }
 
 export function parseArgs(argv: string[], specs: FlagSpec[], maxPositionals = 0): Parsed {
   const flags: Record<string, string | boolean> = {}
   const positionals: string[] = []
   let help = false
+  const warnings: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') {
@@ -30,9 +35,11 @@ export function parseArgs(argv: string[], specs: FlagSpec[], maxPositionals = 0)
       positionals.push(arg)
       continue
     }
-    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
-    const spec = specs.find((s) => s.name === name)
-    if (!spec) throw new UsageError(`opção desconhecida: ${name} (veja --help)`)
+    const [given, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined]
+    const spec = specs.find((s) => s.name === given || s.aliases?.includes(given))
+    if (!spec) throw new UsageError(`opção desconhecida: ${given} (veja --help)`)
+    const name = spec.name
+    if (given !== name) warnings.push(`aviso: ${given} agora se escreve ${name}; a forma antiga sai na próxima versão`)
     if (!spec.value) {
       if (inline !== undefined) throw new UsageError(`${name} não leva valor`)
       flags[name] = true
@@ -43,7 +50,7 @@ export function parseArgs(argv: string[], specs: FlagSpec[], maxPositionals = 0)
     flags[name] = value
   }
   if (!help && positionals.length > maxPositionals) throw new UsageError(`argumento inesperado: ${positionals[maxPositionals]} (veja --help)`)
-  return { flags, positionals, help }
+  return { flags, positionals, help, warnings }
 }
 
 export function usage(title: string, synopsis: string, specs: FlagSpec[], extra = ''): string {

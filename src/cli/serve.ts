@@ -3,23 +3,23 @@ import { ConfigError, loadConfig, processCount, SETTINGS, type Config, type Sett
 import { machineCores } from '../core/cores'
 import { healthOf, VERSION } from '../core/health'
 import { createLogger } from '../core/log'
-import { exitWhenOrphaned } from '../core/self'
+import { exitWhenOrphaned, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
 import { parseArgs, usage, type FlagSpec } from './args'
 import { processNumber, startServingProcesses } from './serving-processes'
 
 const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
   .filter(([, s]) => s.flag)
-  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free', help: `${s.help} [${s.env}]` }))
+  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free', help: `${s.help} [${s.env}]`, aliases: s.aliases?.flag ? [s.aliases.flag] : undefined }))
 
 /** Longer than a facilitator round trip (verify + settle), so a slow payment never loses its connection. */
 export const IDLE_TIMEOUT_SECONDS = 60
 
 export const SERVE_HELP = usage(
   'dadosbr serve: sobe a API HTTP sobre os arquivos de dados.',
-  'dadosbr serve [--port N] [--data DIR] [--free] [opções de pagamento]',
+  'dadosbr serve [--port N] [--data DIR] [--gratis] [opções de pagamento]',
   SPECS,
   'Cada opção também vem da variável de ambiente entre colchetes; a opção vence.\n' +
-    'Sem --free, é preciso X402_PAY_TO e um facilitador (X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY).',
+    'Sem --gratis, é preciso X402_PAY_TO e um facilitador (X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY).',
 )
 
 export async function serve(argv: string[]): Promise<number> {
@@ -28,6 +28,7 @@ export async function serve(argv: string[]): Promise<number> {
     process.stdout.write(SERVE_HELP)
     return 0
   }
+  if (!processNumber()) for (const w of parsed.warnings) process.stderr.write(`dadosbr serve: ${w}\n`)
   const flags: Partial<Record<SettingName, string | boolean>> = {}
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
     if (s.flag && parsed.flags[s.flag] !== undefined) flags[name] = parsed.flags[s.flag]
@@ -49,13 +50,15 @@ export async function serve(argv: string[]): Promise<number> {
   if (!number) {
     // A taken port fails the start before the data is opened (the bind itself comes after).
     if (config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
-    if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--free), todas as rotas servem sem cobrar`)
+    if (!hasRuntimeFlags()) log.warn(`bun sem ${RUNTIME_FLAGS.join(' ')}: endereços acima de 16 KiB recebem um 431 vazio em vez do 414 em JSON; use make run, npm start ou o executável`)
+    if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--gratis), todas as rotas servem sem cobrar`)
     else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
   }
-  const app = await createApp(config, { log })
+  // The first process refreshes the polled sources; the others read the copies it writes (and refresh on need, under the same lock).
+  const app = await createApp(config, { log, backgroundFeeds: !number })
   const server = listen(config, app.handle, processes > 1 || number > 0)
   // The others join the port the first one got (--port 0 picks one); the first alone prewarms.
-  const others = processes > 1 ? startServingProcesses(processes - 1, [...argv, '--port', String(server.port), '--prewarm', '0'], log) : undefined
+  const others = processes > 1 ? startServingProcesses(processes - 1, [...argv, '--port', String(server.port), '--pre-leitura', '0'], log) : undefined
   if (!number) {
     const shown = config.host === '0.0.0.0' ? 'localhost' : config.host
     log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir, processos: processes })

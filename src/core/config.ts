@@ -12,24 +12,37 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'deve ser um endereço E
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'deve ser uma chave privada 0x seguida de 64 dígitos hexadecimais')
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => ['1', 'true', 'yes'].includes(v))
 
-/** Each setting: its environment variable and the flag that overrides it. */
-export const SETTINGS = {
+export type SettingName = 'port' | 'host' | 'dataDir' | 'free' | 'publicUrl' | 'payTo' | 'network' | 'facilitatorUrl' | 'facilitatorHeaders' | 'rpcUrl' | 'facilitatorPrivateKey' | 'prewarm' | 'processes' | 'logLevel'
+interface SettingSpec {
+  env: string
+  flag: string | null
+  help: string
+  aliases?: { flag?: string; env?: string }
+}
+
+/**
+ * Each setting: its environment variable and the flag that overrides it. Flags follow one rule
+ * (docs/decisoes.md): the ones every CLI spells the same stay in English (--port, --host, --data,
+ * --from, --log, --quiet, --help), x402's own terms stay as the protocol names them (--pay-to,
+ * --network, --facilitator-url, --rpc-url), everything else is Portuguese. `aliases` are the old
+ * spellings (flags and variables), accepted for one more release.
+ */
+export const SETTINGS: Record<SettingName, SettingSpec> = {
   port: { env: 'PORT', flag: '--port', help: 'porta HTTP (padrão 8080)' },
   host: { env: 'DADOSBR_HOST', flag: '--host', help: 'endereço de escuta (padrão 0.0.0.0)' },
   dataDir: { env: 'DADOSBR_DATA', flag: '--data', help: 'pasta dos arquivos de dados (padrão ./data)' },
-  free: { env: 'DADOSBR_FREE', flag: '--free', help: 'serve tudo sem cobrar (pesquisa, uso próprio)' },
-  publicUrl: { env: 'DADOSBR_PUBLIC_URL', flag: '--public-url', help: 'endereço público, para links absolutos (padrão: o Host do pedido)' },
-  payTo: { env: 'X402_PAY_TO', flag: '--pay-to', help: 'endereço que recebe os pagamentos (obrigatório sem --free)' },
+  free: { env: 'DADOSBR_GRATIS', flag: '--gratis', help: 'serve tudo sem cobrar (pesquisa, uso próprio)', aliases: { flag: '--free', env: 'DADOSBR_FREE' } },
+  publicUrl: { env: 'DADOSBR_URL_PUBLICA', flag: '--url-publica', help: 'endereço público, para links absolutos (padrão: o Host do pedido)', aliases: { flag: '--public-url', env: 'DADOSBR_PUBLIC_URL' } },
+  payTo: { env: 'X402_PAY_TO', flag: '--pay-to', help: 'endereço que recebe os pagamentos (obrigatório sem --gratis)' },
   network: { env: 'X402_NETWORK', flag: '--network', help: 'eip155:8453 (Base, padrão) ou eip155:84532 (Base Sepolia)' },
   facilitatorUrl: { env: 'X402_FACILITATOR_URL', flag: '--facilitator-url', help: 'facilitador x402 remoto' },
   facilitatorHeaders: { env: 'X402_FACILITATOR_HEADERS', flag: '--facilitator-headers', help: 'cabeçalhos de autenticação do facilitador, em JSON' },
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
-  prewarm: { env: 'DADOSBR_PREWARM', flag: '--prewarm', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)' },
+  prewarm: { env: 'DADOSBR_PRE_LEITURA', flag: '--pre-leitura', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)', aliases: { flag: '--prewarm', env: 'DADOSBR_PREWARM' } },
   processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; 1 com liquidação própria e fora do Linux)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
-} as const
-export type SettingName = keyof typeof SETTINGS
+}
 
 const schema = z
   .object({
@@ -60,7 +73,7 @@ const schema = z
   })
   .superRefine((c, ctx) => {
     if (c.free) return
-    if (!c.payTo) ctx.addIssue({ code: 'custom', path: ['payTo'], message: 'é obrigatório para cobrar; use --free para servir sem cobrar' })
+    if (!c.payTo) ctx.addIssue({ code: 'custom', path: ['payTo'], message: 'é obrigatório para cobrar; use --gratis para servir sem cobrar' })
     const selfFacilitated = Boolean(c.rpcUrl || c.facilitatorPrivateKey)
     if (c.facilitatorUrl && selfFacilitated)
       ctx.addIssue({ code: 'custom', path: ['facilitatorUrl'], message: 'escolha um: facilitador remoto ou liquidação própria (X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY)' })
@@ -79,7 +92,7 @@ export class ConfigError extends Error {}
 export function loadConfig(flags: Partial<Record<SettingName, string | boolean>>, env: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, unknown> = {}
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
-    const value = flags[name] ?? env[s.env]
+    const value = flags[name] ?? env[s.env] ?? (s.aliases?.env ? env[s.aliases.env] : undefined)
     if (value !== undefined && value !== '') raw[name] = value
   }
   const parsed = schema.safeParse(raw)

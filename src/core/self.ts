@@ -2,9 +2,24 @@
 // processes), and the child's side of that bond.
 import { join } from 'node:path'
 
-/** The command that runs `dadosbr`: the compiled executable when running as one (its entry point lives in Bun's embedded file system), otherwise bun with src/cli.ts. */
+/**
+ * Flags of the Bun runtime the server needs. Bun answers a request line or headers over its limit
+ * (16 KiB by default) with a bare 431 before the app sees it; raised to 1 MiB, every URL up to
+ * that size reaches the app, which answers 414 in the error envelope. The compiled executable gets
+ * them built in (scripts/build.ts); `make run`, `npm start` and the processes started by selfCommand
+ * pass them to bun (a bare `bun src/cli.ts serve` keeps Bun's 16 KiB limit: serve warns).
+ */
+export const RUNTIME_FLAGS = ['--max-http-header-size=1048576']
+
+/** True when running as the compiled executable (its entry point lives in Bun's embedded file system). */
+export const compiled = () => Bun.main.startsWith('/$bunfs/')
+
+/** True when this process runs with RUNTIME_FLAGS. */
+export const hasRuntimeFlags = () => compiled() || RUNTIME_FLAGS.every((f) => process.execArgv.includes(f))
+
+/** The command that runs `dadosbr`: the compiled executable when running as one, otherwise bun with the runtime flags and src/cli.ts. */
 export function selfCommand(): string[] {
-  return Bun.main.startsWith('/$bunfs/') ? [process.execPath] : [process.execPath, join(import.meta.dir, '..', 'cli.ts')]
+  return compiled() ? [process.execPath] : [process.execPath, ...RUNTIME_FLAGS, join(import.meta.dir, '..', 'cli.ts')]
 }
 
 /** Tells a child started by selfCommand who its parent is (see exitWhenOrphaned). */

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from './context'
 import { ApiError, errorResponse, jsonResponse } from './errors'
 import { pathPattern, routerPath, type RouteDef } from './route'
-import { parseParams, parseQuery } from './validate'
+import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 
 export const MAX_URL_BYTES = 8192
 
@@ -56,6 +56,19 @@ export function withEncodedCnpjSlash(request: Request): Request {
   return new Request(parsed, request)
 }
 
+/** /v1/health/ answers as /v1/health: a trailing slash is a common typo, not a different resource. */
+export function withoutTrailingSlash(request: Request): Request {
+  const { url } = request
+  const query = url.indexOf('?')
+  const end = query < 0 ? url.length : query
+  if (url.charCodeAt(end - 1) !== 47) return request
+  const start = pathStart(url)
+  let cut = end
+  while (cut - 1 > start && url.charCodeAt(cut - 1) === 47) cut--
+  if (cut === end) return request
+  return new Request(url.slice(0, cut) + url.slice(end), request)
+}
+
 /** The query string of an absolute request URL, as search parameters (no URL object). */
 export function searchParamsOf(url: string): URLSearchParams {
   const query = url.indexOf('?')
@@ -76,11 +89,15 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path)].map(pathPattern)
   const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
 
+  /** The route's typed inputs, or the 4xx that refuses them. */
+  const parseInputs = (route: RouteDef, request: Request, rawParams: Record<string, string>) => {
+    checkQueryEncoding(request.url)
+    return { params: parseParams(route, rawParams), query: parseQuery(route, searchParamsOf(request.url)) }
+  }
+
   const serveRoute = async (route: RouteDef, request: Request, rawParams: Record<string, string>, baseUrl: string): Promise<Response> => {
     try {
-      const params = parseParams(route, rawParams)
-      const query = parseQuery(route, searchParamsOf(request.url))
-      let body = await route.handler({ params, query, request, baseUrl, ctx })
+      let body = await route.handler({ ...parseInputs(route, request, rawParams), request, baseUrl, ctx })
       if (ctx.checkResponses) body = route.response.parse(body)
       return jsonResponse(body)
     } catch (err) {
@@ -110,6 +127,8 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   for (const route of routes) {
     app.get(routerPath(route.path), ({ request, params }) => {
       const baseUrl = baseUrlOf(ctx, request)
+      // SPEC §3: a paid route answers 402 to any request without payment, whatever its parameters;
+      // with a payment, bad input is a 4xx, which is never settled (gate.ts).
       const serve = () => serveRoute(route, request, (params ?? {}) as Record<string, string>, baseUrl)
       if (route.price === null || ctx.config.free) return serve()
       if (!payments) return errorResponse(new ApiError('pagamento_indisponivel', 'Pagamentos não configurados neste servidor.'))
@@ -130,7 +149,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
     } else {
       try {
-        response = await app.handle(withEncodedCnpjSlash(request))
+        response = await app.handle(withEncodedCnpjSlash(withoutTrailingSlash(request)))
       } catch (err) {
         response = failure(err, 'handle')
       }

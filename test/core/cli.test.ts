@@ -17,16 +17,27 @@ describe('dadosbr command line', () => {
     })
   }
 
-  test('serve without --free and without payment settings refuses to start, in one line', () => {
+  test('serve without --gratis and without payment settings refuses to start, in one line', () => {
     const r = run(['serve', '--port', '0'])
     expect(r.code).toBe(2)
-    expect(r.err).toBe('dadosbr: configuração inválida: --pay-to / X402_PAY_TO: é obrigatório para cobrar; use --free para servir sem cobrar\n')
+    expect(r.err).toBe('dadosbr: configuração inválida: --pay-to / X402_PAY_TO: é obrigatório para cobrar; use --gratis para servir sem cobrar\n')
   })
 
   test('a bad environment value names the setting', () => {
-    const r = run(['serve', '--free'], { PORT: '99999' })
+    const r = run(['serve', '--gratis'], { PORT: '99999' })
     expect(r.code).toBe(2)
     expect(r.err).toStartWith('dadosbr: configuração inválida: --port / PORT:')
+  })
+
+  test('old flag and variable spellings still work for one release, with a one-line warning', () => {
+    const r = run(['serve', '--free', '--prewarm', '0'], { PORT: '99999' })
+    expect(r.err.split('\n').slice(0, 2)).toEqual([
+      'dadosbr serve: aviso: --free agora se escreve --gratis; a forma antiga sai na próxima versão',
+      'dadosbr serve: aviso: --prewarm agora se escreve --pre-leitura; a forma antiga sai na próxima versão',
+    ])
+    expect(r.err).toContain('configuração inválida: --port / PORT:') // --free was taken: no payment setting is asked for
+    const env = run(['serve'], { PORT: '99999', DADOSBR_FREE: '1' })
+    expect(env.err).toStartWith('dadosbr: configuração inválida: --port / PORT:')
   })
 
   test('unknown command and unknown option', () => {
@@ -46,7 +57,7 @@ describe('dadosbr command line', () => {
     expect(run(['--help']).out).not.toContain('_indice-de-nomes')
   })
 
-  test('serve --free starts, says payments are off in its first line, and answers', async () => {
+  test('serve --gratis starts, says payments are off in its first line, and answers', async () => {
     const server = startServe(['--port', '0', '--data', '/nonexistent'])
     try {
       const { port } = await server.announced
@@ -58,7 +69,7 @@ describe('dadosbr command line', () => {
       await server.proc.exited
       await server.read
     }
-    expect(server.log.text.split('\n')[0]).toContain('pagamentos DESLIGADOS (--free)')
+    expect(server.log.text.split('\n')[0]).toContain('pagamentos DESLIGADOS (--gratis)')
     expect(server.log.text).toContain('encerrando')
   })
 })
@@ -112,7 +123,7 @@ describe('serve with several processes', () => {
     const holder = Bun.serve({ port: 0, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('outro') })
     try {
       for (const processes of ['1', '2']) {
-        const r = run(['serve', '--free', '--host', '127.0.0.1', '--data', '/nonexistent', '--port', String(holder.port), '--processos', processes, '--log', 'warn'])
+        const r = run(['serve', '--gratis', '--host', '127.0.0.1', '--data', '/nonexistent', '--port', String(holder.port), '--processos', processes, '--log', 'warn'])
         expect(r.code).toBe(1)
         expect(r.err).toBe(`dadosbr serve: a porta ${holder.port} de 127.0.0.1 já está em uso: pare o outro serviço ou escolha outra porta com --port\n`)
       }

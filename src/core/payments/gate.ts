@@ -1,9 +1,9 @@
-// Charges paid routes with x402 v2: 402 without payment; with one, verify, run the handler, and
+// Charges paid routes with x402 v2: 402 without payment (no facilitator needed); with one, verify, run the handler, and
 // settle only a 2xx answer, whose body leaves only after the settlement succeeded. A payment
 // (payer + nonce) is served at most once, even when the same signature arrives twice at once.
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http'
-import { x402ResourceServer } from '@x402/core/server'
+import { x402ResourceServer, type FacilitatorClient } from '@x402/core/server'
 import { ExactEvmScheme } from '@x402/evm/exact/server'
 import { NETWORKS, type Config } from '../config'
 import type { Dataset } from '../dataset'
@@ -28,7 +28,27 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
   const { config, log, facilitator } = deps
   const network = config.network
   const usdc = NETWORKS[network]
-  const server = new x402ResourceServer(facilitator.client).register(network, new ExactEvmScheme())
+  // The library asks the facilitator's /supported inside initialize() and prints its own English
+  // line when that fails; asking first, here, lets the failure be logged in this log's format.
+  let supported: Awaited<ReturnType<FacilitatorClient['getSupported']>> | null = null
+  const client: FacilitatorClient = {
+    verify: (p, r) => facilitator.client.verify(p, r),
+    settle: (p, r) => facilitator.client.settle(p, r),
+    getSupported: async () => supported ?? facilitator.client.getSupported(),
+  }
+  const server = new x402ResourceServer(client).register(network, new ExactEvmScheme())
+  /**
+   * Asking for payment needs no facilitator: the 402 challenge of the exact scheme is fixed by the
+   * route's price, the asset and payTo. A second resource server over a static description of what
+   * any x402 facilitator of this network supports builds it, so a 402 is answered even while the
+   * real facilitator is unreachable; verifying and settling a payment do need it (503 until then).
+   */
+  const offline = new x402ResourceServer({
+    verify: () => Promise.reject(new Error('sem facilitador')),
+    settle: () => Promise.reject(new Error('sem facilitador')),
+    getSupported: async () => ({ kinds: [{ x402Version: 2, scheme: 'exact', network }], extensions: [], signers: {} }),
+  }).register(network, new ExactEvmScheme())
+  const offlineRequirements = new Map<string, PaymentRequirements[]>()
   const requirements = new Map<string, PaymentRequirements[]>()
   const extensions = new Map(deps.routes.filter((r) => r.price !== null).map((r) => [r.path, bazaarExtension(r)]))
   const inFlight = new Set<string>()
@@ -36,6 +56,24 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
   let ready = false
   let lastAttempt = 0
   let initializing: Promise<boolean> | null = null
+
+  const buildRequirements = async (target: x402ResourceServer, into: Map<string, PaymentRequirements[]>) => {
+    for (const route of deps.routes) {
+      if (route.price === null) continue
+      into.set(route.path, await target.buildPaymentRequirements({
+        scheme: 'exact',
+        network,
+        payTo: config.payTo!,
+        // Explicit asset and EIP-712 domain: the price never depends on a library's defaults.
+        price: { amount: priceAtomic(route.price), asset: usdc.usdc, extra: { ...usdc.eip712 } },
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      }))
+    }
+  }
+  const offlineReady = (async () => {
+    await offline.initialize()
+    await buildRequirements(offline, offlineRequirements)
+  })()
 
   /** Asks the facilitator what it supports and builds each paid route's requirements; retried lazily. */
   const ensureReady = async (): Promise<boolean> => {
@@ -45,23 +83,15 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
     lastAttempt = Date.now()
     initializing = (async () => {
       try {
+        supported = await facilitator.client.getSupported()
         await server.initialize()
-        for (const route of deps.routes) {
-          if (route.price === null) continue
-          requirements.set(route.path, await server.buildPaymentRequirements({
-            scheme: 'exact',
-            network,
-            payTo: config.payTo!,
-            // Explicit asset and EIP-712 domain: the price never depends on a library's defaults.
-            price: { amount: priceAtomic(route.price), asset: usdc.usdc, extra: { ...usdc.eip712 } },
-            maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-          }))
-        }
+        await buildRequirements(server, requirements)
         ready = true
         log.info('pagamentos prontos', { facilitador: facilitator.describe, rede: network })
         return true
       } catch (err) {
-        log.warn('facilitador indisponível; rotas pagas respondem 503', { facilitador: facilitator.describe, erro: err instanceof Error ? err.message : String(err) })
+        supported = null
+        log.warn('facilitador indisponível: rotas pagas respondem 402 a quem não pagou e 503 a quem paga, até ele voltar', { facilitador: facilitator.describe, erro: err instanceof Error ? err.message : String(err) })
         return false
       } finally {
         initializing = null
@@ -85,15 +115,13 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
       const started = performance.now()
       const record = (resultado: string, fields: Record<string, unknown> = {}) =>
         log.info('pagamento', { rota: route.path, preco: route.price, resultado, ms: (performance.now() - started).toFixed(1), ...fields })
-      if (!(await ensureReady())) {
-        record('facilitador_indisponivel')
-        return unavailable()
-      }
-      const accepts = requirements.get(route.path)!
+      await offlineReady
+      // The facilitator's own requirements once it answered; the offline ones (the same terms) before.
+      let accepts = requirements.get(route.path) ?? offlineRequirements.get(route.path)!
       const url = new URL(request.url)
       const resource = { url: `${baseUrl}${url.pathname}${url.search}`, description: route.summary, mimeType: 'application/json' }
       const challenge = async (mensagem: string, error?: string, extraHeaders?: Record<string, string>) => {
-        const paymentRequired = await server.createPaymentRequiredResponse(accepts, resource, error, extensions.get(route.path))
+        const paymentRequired = await (ready ? server : offline).createPaymentRequiredResponse(accepts, resource, error, extensions.get(route.path))
         return paymentRequiredResponse({ route, paymentRequired, mensagem, baseUrl, config, datasets: deps.datasets, extraHeaders })
       }
 
@@ -107,6 +135,12 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
         return challenge('O cabeçalho de pagamento não é um PaymentPayload x402 v2 em base64.', 'invalid_payment_header')
       }
       if (payload.x402Version !== 2) return challenge('Só x402 versão 2 é aceito.', 'unsupported_x402_version')
+      // A payment is presented: verifying and settling it need the facilitator.
+      if (!(await ensureReady())) {
+        record('facilitador_indisponivel')
+        return unavailable()
+      }
+      accepts = requirements.get(route.path)!
       const matched = server.findMatchingRequirements(accepts, payload)
       if (!matched) {
         record('recusado', { motivo: 'sem_correspondencia' })

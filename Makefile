@@ -3,7 +3,6 @@ SHELL := /bin/bash
 BUN := node_modules/.bin/bun
 DATA ?= ./data
 PORT ?= 8080
-SAMPLE_SRC := test/cnpj/fixtures/rfb
 
 .PHONY: test-sample run test build data sample bench bench-quick typecheck unit test-binary system-deps clean help
 
@@ -21,10 +20,11 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "make: instale o pacote Debian 'chromium' (sudo apt-get install chromium)"; exit 1; fi; }
 
-# Rebuilt only when ./data lacks the sample month in this version's layout (--se-preciso): a
-# checkout of a version with a new layout rebuilds it instead of serving nothing.
-sample: node_modules/.installed ## build the bundled sample data if missing or built by another version
-	$(BUN) src/cli.ts ingest cnpj --from $(SAMPLE_SRC) --month 2026-08 --data $(DATA) --parcial --quiet --se-preciso
+# Every dataset's bundled sample, built by its own ingest from real-format files (or recordings of
+# the polled sources). Rebuilt only where ./data lacks it in this version's layout (--se-preciso):
+# a checkout of a version with a new layout rebuilds it instead of serving nothing.
+sample: node_modules/.installed ## build the bundled sample of every dataset if missing or built by another version
+	$(BUN) src/cli.ts ingest todas --amostra --se-preciso --quiet --data $(DATA)
 
 run: node_modules/.installed sample ## install, build the sample if missing, serve on :8080 with payments off
 	$(BUN) --max-http-header-size=1048576 src/cli.ts serve --gratis --port $(PORT) --data $(DATA)

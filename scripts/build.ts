@@ -2,6 +2,7 @@
 // as an embedded file, the libduckdb.so the addon needs; see src/core/stores/native.ts).
 import { mkdirSync } from 'node:fs'
 import { RUNTIME_FLAGS } from '../src/core/self'
+import { INGESTS } from '../ingest/registry'
 
 // DuckDB's loader names every platform's binding; only linux-x64 is installed and wanted.
 const otherPlatforms = ['linux-arm64', 'linux-x64-musl', 'linux-arm64-musl', 'darwin-arm64', 'darwin-x64', 'win32-x64', 'win32-arm64'].map((p) => `@duckdb/node-bindings-${p}`)
@@ -10,7 +11,8 @@ mkdirSync('dist', { recursive: true })
 const started = performance.now()
 const result = await Bun.build({
   entrypoints: ['src/cli.ts'],
-  compile: { outfile: 'dist/dadosbr', execArgv: RUNTIME_FLAGS },
+  // The bundled samples ride inside the executable: `dadosbr ingest <base> --amostra` needs no repository.
+  compile: { outfile: 'dist/dadosbr', execArgv: RUNTIME_FLAGS, assets: INGESTS.flatMap((i) => i.sampleAssets) },
   external: otherPlatforms,
   minify: true,
   sourcemap: 'none',

@@ -22,8 +22,9 @@ const help = run(['--help'])
 check('--help', help.exitCode === 0 && help.stdout.toString().includes('dadosbr'), help.stderr.toString())
 const bad = run(['serve', '--port', 'abc'])
 check('a bad setting stops the start with one line', bad.exitCode === 2 && bad.stderr.toString().trim().split('\n').length === 1, bad.stderr.toString())
-const ingest = run(['ingest', 'cnpj', '--from', resolve('test/cnpj/fixtures/rfb'), '--month', '2026-08', '--data', join(dir, 'data'), '--parcial', '--quiet'])
-check('ingest cnpj builds a DuckDB file', ingest.exitCode === 0, ingest.stderr.toString())
+// The samples are embedded: an empty folder and the binary are enough.
+const ingest = run(['ingest', 'todas', '--amostra', '--data', join(dir, 'data'), '--quiet'])
+check('ingest todas --amostra builds every bundled sample, quietly, from inside the binary', ingest.exitCode === 0 && existsSync(join(dir, 'data', 'cnpj', 'current', 'cnpj.duckdb')) && !/malformada|erro/i.test(ingest.stderr.toString()), ingest.stderr.toString())
 
 const port = 20000 + Math.floor(Math.random() * 20000)
 const server = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--gratis', '--processos', '2', '--port', String(port), '--host', '127.0.0.1', '--data', join(dir, 'data')], { cwd: dir, env, stderr: 'pipe' })

@@ -13,8 +13,10 @@ Uso: dadosbr <comando> [opções]
 
 Comandos:
   serve     sobe a API (dadosbr serve --gratis para servir sem cobrar)
-  ingest    reconstrói uma base a partir dos dumps oficiais (dadosbr ingest cnpj)
-  synth     escreve um dump sintético no formato real (dadosbr synth cnpj --out DIR --companies N)
+  ingest    reconstrói uma base a partir das fontes oficiais (dadosbr ingest cnpj), ou da
+            amostra embutida (dadosbr ingest todas --amostra)
+  atualizar consulta uma vez as fontes acompanhadas pelo servidor (cron, CI)
+  synth     escreve um dump sintético no formato real (dadosbr synth cnpj --saida DIR --empresas N)
   --version mostra a versão
 
 Cada comando tem --help.
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve')).serve,
   ingest: async () => (await import('./cli/ingest')).ingest,
   synth: async () => (await import('./cli/ingest')).synth,
+  atualizar: async () => (await import('./cli/atualizar')).atualizar,
   // Internal, not in the help: the ingest's name index, run in a process of its own.
   '_indice-de-nomes': async () => (await import('./cli/ingest')).indiceDeNomes,
 }

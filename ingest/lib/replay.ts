@@ -53,21 +53,34 @@ export interface ReplayServer {
   close(): void
 }
 
-/** A recording index (recordings.json) beside its files. */
+/** One recorded answer of an upstream, kept as a file beside the index. */
 export interface Recording {
+  /** The upstream's setting (environment variable), e.g. PNCP_URL: which server answered. */
+  upstream: string
   path: string
   query?: Record<string, string>
   file: string
   status?: number
   headers?: Record<string, string>
-  /** When the response was recorded (ISO); the sample serves its data with this true age. */
-  recorded_at?: string
 }
 
-export function loadRecordings(indexFile: string): Route[] {
+/** A recording index (recordings.json): when it was recorded, and the answers. */
+export interface RecordingIndex {
+  /** When the answers were recorded (ISO 8601): the bundled sample serves them with this true age. */
+  gravado_em: string
+  respostas: Recording[]
+}
+
+export function readRecordingIndex(indexFile: string): RecordingIndex {
+  return JSON.parse(readFileSync(indexFile, 'utf8')) as RecordingIndex
+}
+
+/** The routes replaying one upstream's recordings (all of them when `upstream` is not given). */
+export function loadRecordings(indexFile: string, upstream?: string): Route[] {
   const dir = dirname(indexFile)
-  const list = JSON.parse(readFileSync(indexFile, 'utf8')) as Recording[]
-  return list.map((r) => ({ path: r.path, query: r.query, reply: { status: r.status, headers: r.headers, file: join(dir, r.file) } }))
+  return readRecordingIndex(indexFile)
+    .respostas.filter((r) => upstream === undefined || r.upstream === upstream)
+    .map((r) => ({ path: r.path, query: r.query, reply: { status: r.status, headers: r.headers, file: join(dir, r.file) } }))
 }
 
 function matches(route: Route, url: URL): boolean {

@@ -1,114 +1,87 @@
-// `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/.
-import { basename, join } from 'node:path'
-import { buildCnpj, upToDateBuild } from '../../ingest/cnpj/load'
+// `dadosbr ingest <base>` and `dadosbr synth <base>`: the command-line side of ingest/. Each
+// dataset's command lives in its folder (ingest/<base>/command.ts), listed in ingest/registry.ts.
+import { coresFlag } from '../../ingest/cnpj/command'
 import { buildIndexFromParts } from '../../ingest/cnpj/search-index'
-import { DEFAULT_SOURCE, downloadMonth, listMonths } from '../../ingest/cnpj/sources'
 import { synthCnpj } from '../../ingest/cnpj/synth'
+import { INGESTS, ingestNamed, type IngestDataset } from '../../ingest/registry'
 import { exitWhenOrphaned } from '../core/self'
+import { upstreamHelp } from '../core/upstream'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
 
-const INGEST_SPECS: FlagSpec[] = [
-  { name: '--from', value: true, help: 'pasta com os 37 zips do mês (sem ela, baixa da Receita)' },
-  { name: '--month', value: true, help: 'mês de referência AAAA-MM (padrão: o mais recente publicado, ou o nome da pasta --from)' },
-  { name: '--data', value: true, help: 'pasta dos dados (padrão ./data)' },
-  { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
-  { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
-  { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
-  { name: '--se-preciso', value: false, help: 'nada faz se a base em uso já é desse mês e do formato desta versão (com download: nada baixa)' },
-  { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
-  { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
-  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
-  { name: '--nucleos', value: true, help: 'núcleos que a construção pode usar (padrão: todos os da máquina; um zip por núcleo na carga)' },
+/** Flags every `dadosbr ingest <base>` takes. */
+const COMMON_SPECS: FlagSpec[] = [
+  { name: '--data', value: true, help: 'pasta dos dados (padrão ./data) [DADOSBR_DATA]' },
+  { name: '--amostra', value: false, help: 'constrói a amostra embutida no programa (arquivos reais no formato publicado), sem internet' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 
-/** A --nucleos value: a whole number of cores, at least 1. */
-function coresFlag(value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new UsageError('--nucleos precisa ser um inteiro >= 1')
-  return n
-}
+const LIST = INGESTS.map((i) => `  ${i.name.padEnd(14)}${i.description}`).join('\n')
 
 export const INGEST_HELP = usage(
-  'dadosbr ingest cnpj: reconstrói o cadastro de empresas a partir do dump mensal da Receita Federal.',
-  'dadosbr ingest cnpj [--from DIR] [--month AAAA-MM] [--data DIR]',
-  INGEST_SPECS,
-  'Constrói numa pasta nova e só troca a base em uso (link data/cnpj/current) quando tudo deu certo;\n' +
-    'um servidor rodando passa a usar a base nova sozinho, sem reiniciar.',
+  'dadosbr ingest: reconstrói uma base a partir das fontes oficiais (ou da amostra embutida).',
+  'dadosbr ingest <base> [opções]    (dadosbr ingest <base> --help para as opções de cada uma)\n      dadosbr ingest todas --amostra [--se-preciso]',
+  COMMON_SPECS,
+  `Bases:\n${LIST}\n  todas         com --amostra: a amostra de cada base (o que make run serve)\n\n` +
+    'Cada base é construída numa pasta nova e só troca a em uso (link data/<base>/current) quando tudo deu certo;\n' +
+    'um servidor rodando passa a usar a nova sozinho, sem reiniciar.',
 )
 
+function datasetHelp(d: IngestDataset): string {
+  const upstreams = d.upstreams?.length ? `\nFontes (variáveis de ambiente):\n${upstreamHelp(d.upstreams)}` : ''
+  return usage(`dadosbr ingest ${d.name}: ${d.description}.`, d.synopsis, [...d.specs, ...COMMON_SPECS], (d.help ?? '') + upstreams)
+}
+
 export async function ingest(argv: string[]): Promise<number> {
-  const { flags, positionals, help } = parseArgs(argv, INGEST_SPECS, 1)
+  const name = argv.find((a) => !a.startsWith('-'))
+  const dataset = name && name !== 'todas' ? ingestNamed(name) : undefined
+  if (name && name !== 'todas' && !dataset) throw new UsageError(`base desconhecida: ${name} (disponíveis: ${INGESTS.map((i) => i.name).join(', ')}, todas)`)
+  const specs = dataset ? [...dataset.specs, ...COMMON_SPECS] : [...COMMON_SPECS, SE_PRECISO]
+  const { flags, positionals, help, warnings } = parseArgs(argv, specs, 1)
   if (help || positionals.length === 0) {
-    process.stdout.write(INGEST_HELP)
+    process.stdout.write(dataset ? datasetHelp(dataset) : INGEST_HELP)
     return help ? 0 : 2
   }
-  if (positionals[0] !== 'cnpj') throw new UsageError(`base desconhecida: ${positionals[0]} (disponível: cnpj)`)
-  const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
-  const quiet = Boolean(flags['--quiet'])
   const log = (l: string) => process.stderr.write(`${l}\n`)
-  let month = flags['--month'] as string | undefined
-  const fromDir = flags['--from'] as string | undefined
-  const share = { url: String(flags['--fonte'] ?? DEFAULT_SOURCE.url).replace(/\/+$/, ''), token: String(flags['--token'] ?? DEFAULT_SOURCE.token) }
-  if (fromDir) {
-    month ??= /\d{4}-\d{2}/.exec(basename(fromDir))?.[0]
-    if (!month) throw new UsageError('informe --month AAAA-MM (o nome da pasta --from não diz o mês)')
+  for (const w of warnings) log(`dadosbr ingest: ${w}`)
+  const ctx = { flags, dataDir: String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data'), quiet: Boolean(flags['--quiet']), log }
+  if (!dataset) {
+    if (!flags['--amostra']) throw new UsageError('"todas" só com --amostra (cada base real tem o seu próprio ingest)')
+    for (const d of INGESTS) log(await d.sample(ctx, Boolean(flags['--se-preciso'])))
+    return 0
   }
-  if (flags['--se-preciso']) {
-    // One listing of the share says which month is the latest, before anything is downloaded.
-    month ??= (await listMonths(share)).pop()
-    const built = month && upToDateBuild(dataDir, month)
-    if (built) {
-      log(`base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`)
-      return 0
-    }
-  }
-  const downloads = flags['--downloads'] as string | undefined
-  const source = fromDir && month
-    ? { dir: fromDir, month }
-    : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet, log })
-  const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
-  if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
-  const cores = coresFlag(flags['--nucleos'])
-  const started = performance.now()
-  const manifest = await buildCnpj({
-    sourceDir: source.dir, month: source.month, dataDir, quiet, log, maxRejects,
-    allowPartial: Boolean(flags['--parcial']),
-    memoryLimit: flags['--memoria'] as string | undefined,
-    cores,
-  })
-  const rows = Object.entries(manifest.linhas).map(([k, v]) => `${k}=${v}`).join(' ')
-  log(`base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}; ${manifest.rejeitadas.total} linhas malformadas`)
+  log(flags['--amostra'] ? await dataset.sample(ctx, Boolean(flags['--se-preciso'])) : await dataset.run(ctx))
   return 0
 }
 
+const SE_PRECISO: FlagSpec = { name: '--se-preciso', value: false, help: 'com --amostra: pula as bases cuja amostra já está construída no formato desta versão' }
+
 const SYNTH_SPECS: FlagSpec[] = [
-  { name: '--out', value: true, help: 'pasta onde escrever os 37 zips' },
-  { name: '--companies', value: true, help: 'quantas empresas (cerca de 1,1 estabelecimento e 0,6 sócio por empresa)' },
-  { name: '--seed', value: true, help: 'semente (padrão 42): a mesma semente gera os mesmos arquivos' },
+  { name: '--saida', value: true, help: 'pasta onde escrever os 37 zips', aliases: ['--out'] },
+  { name: '--empresas', value: true, help: 'quantas empresas (cerca de 1,1 estabelecimento e 0,6 sócio por empresa)', aliases: ['--companies'] },
+  { name: '--semente', value: true, help: 'semente (padrão 42): a mesma semente gera os mesmos arquivos', aliases: ['--seed'] },
   { name: '--zip64', value: false, help: 'força ZIP64 nos arquivos numerados' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 
 export const SYNTH_HELP = usage(
   'dadosbr synth cnpj: escreve um dump sintético no formato exato da Receita (testes e benchmarks).',
-  'dadosbr synth cnpj --out DIR --companies N [--seed N]',
+  'dadosbr synth cnpj --saida DIR --empresas N [--semente N]',
   SYNTH_SPECS,
 )
 
 export async function synth(argv: string[]): Promise<number> {
-  const { flags, positionals, help } = parseArgs(argv, SYNTH_SPECS, 1)
+  const { flags, positionals, help, warnings } = parseArgs(argv, SYNTH_SPECS, 1)
   if (help || positionals.length === 0) {
     process.stdout.write(SYNTH_HELP)
     return help ? 0 : 2
   }
+  for (const w of warnings) process.stderr.write(`dadosbr synth: ${w}\n`)
   if (positionals[0] !== 'cnpj') throw new UsageError(`base desconhecida: ${positionals[0]} (disponível: cnpj)`)
-  const out = flags['--out']
-  const companies = Number(flags['--companies'])
-  if (typeof out !== 'string') throw new UsageError('--out é obrigatório')
-  if (!Number.isInteger(companies) || companies < 1) throw new UsageError('--companies precisa ser um inteiro >= 1')
-  const summary = await synthCnpj({ outDir: out, companies, seed: flags['--seed'] ? Number(flags['--seed']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
+  const out = flags['--saida']
+  const companies = Number(flags['--empresas'])
+  if (typeof out !== 'string') throw new UsageError('--saida é obrigatório')
+  if (!Number.isInteger(companies) || companies < 1) throw new UsageError('--empresas precisa ser um inteiro >= 1')
+  const summary = await synthCnpj({ outDir: out, companies, seed: flags['--semente'] ? Number(flags['--semente']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
   process.stderr.write(`${JSON.stringify(summary)}\n`)
   return 0
 }

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig, processCount, SETTINGS, type Config, type Sett
 import { machineCores } from '../core/cores'
 import { healthOf, VERSION } from '../core/health'
 import { createLogger } from '../core/log'
+import { upstreamHelp } from '../core/upstream'
+import { DATASETS } from '../datasets/registry'
 import { exitWhenOrphaned, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
 import { parseArgs, usage, type FlagSpec } from './args'
 import { processNumber, startServingProcesses } from './serving-processes'
@@ -14,12 +16,15 @@ const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SET
 /** Longer than a facilitator round trip (verify + settle), so a slow payment never loses its connection. */
 export const IDLE_TIMEOUT_SECONDS = 60
 
+const UPSTREAMS = [...new Map(DATASETS.flatMap((d) => [...(d.upstreams ?? []), ...(d.feeds ?? []).flatMap((f) => f.upstreams)]).map((u) => [u.env, u])).values()]
+
 export const SERVE_HELP = usage(
   'dadosbr serve: sobe a API HTTP sobre os arquivos de dados.',
   'dadosbr serve [--port N] [--data DIR] [--gratis] [opções de pagamento]',
   SPECS,
   'Cada opção também vem da variável de ambiente entre colchetes; a opção vence.\n' +
-    'Sem --gratis, é preciso X402_PAY_TO e um facilitador (X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY).',
+    'Sem --gratis, é preciso X402_PAY_TO e um facilitador (X402_FACILITATOR_URL, ou X402_RPC_URL + X402_FACILITATOR_PRIVATE_KEY).' +
+    (UPSTREAMS.length ? `\n\nEndereços das fontes oficiais (variáveis de ambiente; o padrão é o endereço real):\n${upstreamHelp(UPSTREAMS)}` : ''),
 )
 
 export async function serve(argv: string[]): Promise<number> {

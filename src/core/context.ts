@@ -24,6 +24,6 @@ export interface AppContext {
 export function storeOf<S extends DatasetStore>(ctx: AppContext, name: string): S {
   const store = ctx.stores.get(name)
   if (!store)
-    throw new ApiError('dados_indisponiveis', `A base '${name}' não está carregada em ${ctx.config.dataDir}; rode 'dadosbr ingest ${name}'.`)
+    throw new ApiError('dados_indisponiveis', `A base '${name}' não está carregada em ${ctx.config.dataDir}; rode 'dadosbr ingest ${name}' (dados oficiais) ou 'dadosbr ingest ${name} --amostra' (a amostra embutida, sem internet).`)
   return store as S
 }

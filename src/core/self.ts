@@ -1,6 +1,6 @@
 // This same program run again as a child process (the ingest's name indexes, the server's extra
 // processes), and the child's side of that bond.
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 /**
  * Flags of the Bun runtime the server needs. Bun answers a request line or headers over its limit
@@ -40,4 +40,16 @@ export function exitWhenOrphaned(code = 1): void {
   const check = () => process.ppid !== parent && process.exit(code)
   check()
   setInterval(check, 1000).unref()
+}
+
+/** The repository root in development (src/core/../..). */
+const REPO_ROOT = join(import.meta.dir, '..', '..')
+
+/**
+ * A file or directory the build embeds in the executable (scripts/build.ts `assets`: the bundled
+ * samples), by its path relative to the repository: read from the repository in development,
+ * from the executable's embedded file system when compiled.
+ */
+export function bundledPath(relative: string): string {
+  return compiled() ? join(dirname(Bun.main), relative) : join(REPO_ROOT, relative)
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { alive, childrenOf, startServe, until } from '../serve-process'
+import { tempDir } from '../temp'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const run = (args: string[], env: Record<string, string> = {}) => {
@@ -9,7 +10,7 @@ const run = (args: string[], env: Record<string, string> = {}) => {
 }
 
 describe('dadosbr command line', () => {
-  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help'], ['_indice-de-nomes', '--help']]) {
+  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['atualizar', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help'], ['_indice-de-nomes', '--help']]) {
     test(`${args.join(' ')} prints help and exits 0`, () => {
       const r = run(args)
       expect(r.code).toBe(0)
@@ -43,14 +44,25 @@ describe('dadosbr command line', () => {
   test('unknown command and unknown option', () => {
     expect(run(['deploy']).err).toBe("dadosbr: comando desconhecido 'deploy'; veja dadosbr --help\n")
     expect(run(['serve', '--frre']).err).toBe('dadosbr serve: opção desconhecida: --frre (veja --help)\n')
-    expect(run(['ingest', 'cpf']).err).toBe('dadosbr ingest: base desconhecida: cpf (disponível: cnpj)\n')
+    expect(run(['ingest', 'cpf']).err).toBe('dadosbr ingest: base desconhecida: cpf (disponíveis: cnpj, todas)\n')
     expect(run(['_indice-de-nomes', '--partes', '/tmp']).err).toBe('dadosbr _indice-de-nomes: --partes, --saida e --tmp são obrigatórios\n')
   })
 
   test('a bad --memoria stops the ingest before any work, in one line', () => {
-    const r = run(['ingest', 'cnpj', '--from', '/nonexistent', '--month', '2026-08', '--memoria', 'muita'], { UV_THREADPOOL_SIZE: '8' })
+    const r = run(['ingest', 'cnpj', '--from', '/nonexistent', '--mes', '2026-08', '--memoria', 'muita'], { UV_THREADPOOL_SIZE: '8' })
     expect(r.code).toBe(1)
     expect(r.err).toBe('dadosbr ingest: limite de memória inválido: muita (use, por exemplo, 5GB ou 800MB)\n')
+  })
+
+  test('ingest <base> --amostra builds the bundled sample quietly, with no source given; todas builds every one; --se-preciso skips', () => {
+    const data = tempDir('dadosbr-amostra-')
+    const first = run(['ingest', 'todas', '--amostra', '--data', data, '--quiet'], { UV_THREADPOOL_SIZE: '8' })
+    expect(first.code).toBe(0)
+    expect(first.err).toMatch(/^base CNPJ 2026-08 pronta em [\d.]+ s: empresas=\d+ estabelecimentos=\d+ /)
+    expect(first.err).not.toMatch(/malformada|aviso|erro/i)
+    const again = run(['ingest', 'cnpj', '--amostra', '--se-preciso', '--data', data], { UV_THREADPOOL_SIZE: '8' })
+    expect(again.err).toBe(`base CNPJ 2026-08 já está em ${data}/cnpj/current: nada a fazer\n`)
+    expect(run(['ingest', 'todas', '--data', data]).err).toBe('dadosbr ingest: "todas" só com --amostra (cada base real tem o seu próprio ingest)\n')
   })
 
   test('the internal index command is not listed in the help', () => {

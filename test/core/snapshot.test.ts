@@ -64,7 +64,7 @@ describe('snapshot builds', () => {
 
   test('a missing dataset says which command builds it', async () => {
     const dataDir = tempDir('snap-')
-    await expect(openSnapshot(loadConfig({ free: true, dataDir }, {}), createLogger('silent'), { dataset: 'teste', formato: 1, open: () => 0, close: () => {} })).rejects.toThrow(`arquivo de dados ausente em ${dataDir}; rode 'dadosbr ingest teste'`)
+    await expect(openSnapshot(loadConfig({ free: true, dataDir }, {}), createLogger('silent'), { dataset: 'teste', formato: 1, open: () => 0, close: () => {} })).rejects.toThrow(`arquivo de dados ausente em ${dataDir}; rode 'dadosbr ingest teste' (ou --amostra, a amostra embutida)`)
     expect(existsSync(join(dataDir, 'teste'))).toBe(false)
   })
 })

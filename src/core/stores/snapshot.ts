@@ -35,7 +35,7 @@ export interface SnapshotSpec<F, M extends SnapshotManifest> {
 export async function openSnapshot<F, M extends SnapshotManifest = SnapshotManifest>(config: Config, log: Logger, spec: SnapshotSpec<F, M>): Promise<SnapshotStore<F, M>> {
   const root = resolve(config.dataDir, spec.dataset)
   const link = join(root, CURRENT_LINK)
-  if (!existsSync(link)) throw new Error(`arquivo de dados ausente em ${config.dataDir}; rode 'dadosbr ingest ${spec.dataset}'`)
+  if (!existsSync(link)) throw new Error(`arquivo de dados ausente em ${config.dataDir}; rode 'dadosbr ingest ${spec.dataset}' (ou --amostra, a amostra embutida)`)
   const follower = await followLink<Snapshot<F, M>>(
     link,
     async (target) => {

@@ -1,0 +1,90 @@
+// `dadosbr ingest cnpj`: the registry from the Receita's monthly dump (downloaded, or --from a
+// folder of the 37 zips), and its bundled sample (the real-format excerpt of SERPRO).
+import { basename, join } from 'node:path'
+import { UsageError, type FlagSpec } from '../../src/cli/args'
+import { copyBundled } from '../lib/bundled'
+import type { IngestContext, IngestDataset } from '../registry'
+import { buildCnpj, upToDateBuild } from './load'
+import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
+
+/** The bundled sample: real files in the published format, of the month they were taken from. */
+const SAMPLE_DIR = 'test/cnpj/fixtures/rfb'
+const SAMPLE_MONTH = '2026-08'
+
+const SPECS: FlagSpec[] = [
+  { name: '--from', value: true, help: 'pasta com os 37 zips do mês (sem ela, baixa da Receita)' },
+  { name: '--mes', value: true, help: 'mês de referência AAAA-MM (padrão: o mais recente publicado, ou o nome da pasta --from)', aliases: ['--month'] },
+  { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
+  { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
+  { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
+  { name: '--se-preciso', value: false, help: 'nada faz se a base em uso já é desse mês e do formato desta versão (com download: nada baixa)' },
+  { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
+  { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
+  { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
+  { name: '--nucleos', value: true, help: 'núcleos que a construção pode usar (padrão: todos os da máquina; um zip por núcleo na carga)' },
+]
+
+/** A --nucleos value: a whole number of cores, at least 1. */
+export function coresFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new UsageError('--nucleos precisa ser um inteiro >= 1')
+  return n
+}
+
+async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean): Promise<string> {
+  const { flags } = ctx
+  const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
+  if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
+  const started = performance.now()
+  const manifest = await buildCnpj({
+    sourceDir: source.dir, month: source.month, dataDir: ctx.dataDir, quiet: ctx.quiet, log: ctx.log, maxRejects, allowPartial,
+    memoryLimit: flags['--memoria'] as string | undefined,
+    cores: coresFlag(flags['--nucleos']),
+  })
+  const rows = Object.entries(manifest.linhas).map(([k, v]) => `${k}=${v}`).join(' ')
+  const rejected = manifest.rejeitadas.total ? `; ${manifest.rejeitadas.total} linhas malformadas` : ''
+  return `base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}${rejected}`
+}
+
+export const cnpjIngest: IngestDataset = {
+  name: 'cnpj',
+  description: 'cadastro de empresas, do dump mensal da Receita Federal (~7,7 GB de zips)',
+  synopsis: 'dadosbr ingest cnpj [--from DIR] [--mes AAAA-MM] [--data DIR]',
+  specs: SPECS,
+  help:
+    'Constrói numa pasta nova e só troca a base em uso (link data/cnpj/current) quando tudo deu certo;\n' +
+    'um servidor rodando passa a usar a base nova sozinho, sem reiniciar.',
+  sampleAssets: [SAMPLE_DIR],
+  async run(ctx) {
+    const { flags, dataDir } = ctx
+    let month = flags['--mes'] as string | undefined
+    const fromDir = flags['--from'] as string | undefined
+    const share = { url: String(flags['--fonte'] ?? DEFAULT_SOURCE.url).replace(/\/+$/, ''), token: String(flags['--token'] ?? DEFAULT_SOURCE.token) }
+    if (fromDir) {
+      month ??= /\d{4}-\d{2}/.exec(basename(fromDir))?.[0]
+      if (!month) throw new UsageError('informe --mes AAAA-MM (o nome da pasta --from não diz o mês)')
+    }
+    if (flags['--se-preciso']) {
+      // One listing of the share says which month is the latest, before anything is downloaded.
+      month ??= (await listMonths(share)).pop()
+      const built = month && upToDateBuild(dataDir, month)
+      if (built) return `base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`
+    }
+    const downloads = flags['--downloads'] as string | undefined
+    const source = fromDir && month
+      ? { dir: fromDir, month }
+      : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet: ctx.quiet, log: ctx.log })
+    return build(ctx, source, Boolean(flags['--parcial']))
+  },
+  async sample(ctx, onlyIfNeeded) {
+    const built = onlyIfNeeded && upToDateBuild(ctx.dataDir, SAMPLE_MONTH)
+    if (built) return `base CNPJ ${SAMPLE_MONTH} já está em ${built}: nada a fazer`
+    const copy = await copyBundled(SAMPLE_DIR)
+    try {
+      return await build(ctx, { dir: copy.dir, month: SAMPLE_MONTH }, true)
+    } finally {
+      copy.done()
+    }
+  },
+}

@@ -3,11 +3,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { seededRandom } from '../../ingest/lib/random'
 import { ROUTES } from '../../src/app'
-import { buildFixtureData } from '../cnpj/helpers'
-import { get, testApp } from '../helpers'
+import { buildSampleData, get, testApp } from '../helpers'
 
-// With data loaded, so the registry routes really query (no route may answer 503 here).
-const { app } = await testApp({ dataDir: await buildFixtureData() })
+// With every dataset's bundled sample loaded, so each route really queries (no route may answer 503 here).
+const { app } = await testApp({ dataDir: await buildSampleData() })
 afterAll(() => app.close())
 
 const NASTY = [

@@ -49,8 +49,8 @@ build: dist/dadosbr ## single executable in dist/dadosbr
 test-binary: dist/dadosbr ## copy the binary alone into an empty directory and get an answer from it
 	$(BUN) scripts/test-binary.ts
 
-data: node_modules/.installed ## download the latest monthly CNPJ dump and rebuild ./data, unless ./data already holds it
-	$(BUN) src/cli.ts ingest cnpj --data $(DATA) --se-preciso
+data: node_modules/.installed ## rebuild every dataset in ./data from its official source (each skips what is already current)
+	$(BUN) src/cli.ts ingest todas --data $(DATA) --se-preciso
 
 bench: node_modules/.installed ## benchmarks: registry on synthetic dumps + payments on a local chain (BENCH_ARGS="--companies 1000000,10000000")
 	$(BUN) bench/run.ts $(BENCH_ARGS)

@@ -19,9 +19,9 @@ const LIST = INGESTS.map((i) => `  ${i.name.padEnd(14)}${i.description}`).join('
 
 export const INGEST_HELP = usage(
   'dadosbr ingest: reconstrói uma base a partir das fontes oficiais (ou da amostra embutida).',
-  'dadosbr ingest <base> [opções]    (dadosbr ingest <base> --help para as opções de cada uma)\n      dadosbr ingest todas --amostra [--se-preciso]',
+  'dadosbr ingest <base> [opções]    (dadosbr ingest <base> --help para as opções de cada uma)\n      dadosbr ingest todas [--amostra] [--se-preciso]',
   COMMON_SPECS,
-  `Bases:\n${LIST}\n  todas         com --amostra: a amostra de cada base (o que make run serve)\n\n` +
+  `Bases:\n${LIST}\n  todas         cada base, das fontes oficiais (make data); com --amostra, a amostra de cada uma (o que make run serve)\n\n` +
     'Cada base é construída numa pasta nova e só troca a em uso (link data/<base>/current) quando tudo deu certo;\n' +
     'um servidor rodando passa a usar a nova sozinho, sem reiniciar.',
 )
@@ -45,15 +45,28 @@ export async function ingest(argv: string[]): Promise<number> {
   for (const w of warnings) log(`dadosbr ingest: ${w}`)
   const ctx = { flags, dataDir: String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data'), quiet: Boolean(flags['--quiet']), log }
   if (!dataset) {
-    if (!flags['--amostra']) throw new UsageError('"todas" só com --amostra (cada base real tem o seu próprio ingest)')
-    for (const d of INGESTS) log(await d.sample(ctx, Boolean(flags['--se-preciso'])))
-    return 0
+    if (flags['--amostra']) {
+      for (const d of INGESTS) log(await d.sample(ctx, Boolean(flags['--se-preciso'])))
+      return 0
+    }
+    // Every base from its official source, each with its defaults (and --se-preciso where it has one): make data, monthly jobs.
+    let failed = 0
+    for (const d of INGESTS) {
+      const own: Record<string, string | boolean> = d.specs.some((s) => s.name === '--se-preciso') && flags['--se-preciso'] ? { '--se-preciso': true } : {}
+      try {
+        log(await d.run({ ...ctx, flags: own }))
+      } catch (err) {
+        failed++
+        log(`dadosbr ingest ${d.name}: ${err instanceof Error ? err.message : String(err)} (a base em uso foi mantida)`)
+      }
+    }
+    return failed ? 1 : 0
   }
   log(flags['--amostra'] ? await dataset.sample(ctx, Boolean(flags['--se-preciso'])) : await dataset.run(ctx))
   return 0
 }
 
-const SE_PRECISO: FlagSpec = { name: '--se-preciso', value: false, help: 'com --amostra: pula as bases cuja amostra já está construída no formato desta versão' }
+const SE_PRECISO: FlagSpec = { name: '--se-preciso', value: false, help: 'pula o que já está em dia (a amostra já construída no formato desta versão; o mês do cadastro já carregado)' }
 
 const SYNTH_SPECS: FlagSpec[] = [
   { name: '--saida', value: true, help: 'pasta onde escrever os 37 zips', aliases: ['--out'] },

@@ -62,7 +62,6 @@ describe('dadosbr command line', () => {
     expect(first.err).not.toMatch(/malformada|aviso|erro/i)
     const again = run(['ingest', 'cnpj', '--amostra', '--se-preciso', '--data', data], { UV_THREADPOOL_SIZE: '8' })
     expect(again.err).toBe(`base CNPJ 2026-08 já está em ${data}/cnpj/current: nada a fazer\n`)
-    expect(run(['ingest', 'todas', '--data', data]).err).toBe('dadosbr ingest: "todas" só com --amostra (cada base real tem o seu próprio ingest)\n')
   })
 
   test('the internal index command is not listed in the help', () => {

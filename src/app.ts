@@ -66,7 +66,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log }),
   }
   if (options.backgroundFeeds) ctx.feeds.startBackground()
-  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS), payments)
+  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS, config), payments)
   return {
     ...server,
     ctx,

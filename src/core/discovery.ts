@@ -4,6 +4,7 @@ import { stringify } from 'yaml'
 // Embedded as text so the compiled binary serves the docs UI with no CDN and no node_modules.
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' }
+import type { Config } from './config'
 import type { Dataset } from './dataset'
 import { buildOpenApi } from './openapi'
 import type { RouteDef } from './route'
@@ -94,9 +95,9 @@ const TERMOS = `# Termos de uso do dadosbr
 6. **Código aberto.** Quem preferir pode rodar o próprio servidor com o mesmo programa (\`dadosbr serve --gratis\`).
 `
 
-export function discoveryRoutes(routes: RouteDef[], datasets: Dataset[]): StaticRoute[] {
+export function discoveryRoutes(routes: RouteDef[], datasets: Dataset[], config?: Config): StaticRoute[] {
   // Built once: the route table does not change while the server runs.
-  const openapi = buildOpenApi(routes, datasets)
+  const openapi = buildOpenApi(routes, datasets, config)
   const json = JSON.stringify(openapi, null, 2)
   const yaml = stringify(openapi)
   const llms = llmsTxt(routes, datasets)

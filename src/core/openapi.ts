@@ -4,6 +4,8 @@ import { z } from 'zod'
 import type { Dataset } from './dataset'
 import { ERROR_CODES, type ErrorCode } from './errors'
 import { VERSION } from './health'
+import { NETWORKS, type Config, type Network } from './config'
+import { EXAMPLES, exampleInputOf } from './examples'
 import { PaymentRequiredBody } from './payment-model'
 import { priceAtomic, type RouteDef } from './route'
 
@@ -20,22 +22,29 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
 }
 
 function parameters(route: RouteDef): Json[] {
+  const input = EXAMPLES[route.path]?.input ?? exampleInputOf(route)
   const out: Json[] = []
   for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
     if (!(schema instanceof z.ZodObject)) continue
     const whole = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] }
     for (const [name, prop] of Object.entries(whole.properties ?? {})) {
       const { description, ...propSchema } = prop
-      out.push({ name, in: where, required: where === 'path' || (whole.required ?? []).includes(name), schema: propSchema, ...(description ? { description } : {}) })
+      const example = (where === 'path' ? input.params : input.query)[name]
+      out.push({ name, in: where, required: where === 'path' || (whole.required ?? []).includes(name), schema: propSchema, ...(description ? { description } : {}), ...(example !== undefined ? { example } : {}) })
     }
   }
   return out
 }
 
-function errorResponse(codes: ErrorCode[], status: number): Json {
+/** An error response: its codes, and for each the real body the route answers (recorded), so /docs shows matching codigo and text. */
+function errorResponse(codes: ErrorCode[], status: number, route?: RouteDef): Json {
+  const recorded = route ? (EXAMPLES[route.path]?.errors ?? {}) : {}
+  const examples = Object.fromEntries(
+    codes.map((c) => [c, { summary: c, value: recorded[c] ?? { erro: { codigo: c, mensagem: ERROR_CODES[c].descricao } } }]),
+  )
   return {
     description: `${ERROR_DESCRIPTIONS[status]}: erro.codigo ${codes.map((c) => `\`${c}\``).join(', ')}`,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Erro' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Erro' }, examples } },
   }
 }
 
@@ -55,23 +64,54 @@ function plannedOperation(route: RouteDef): Json {
 
 const operationId = (route: RouteDef) => route.path.replace(/^\/v1\//, '').replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+/g, '_')
 
-function operation(route: RouteDef): Json {
+/** What this server's 402 answers to a call without payment: its real shape with this route's price (payTo: the configured one). */
+function paymentExample(route: RouteDef, payment: PaymentSettings): Json {
+  const net = NETWORKS[payment.network]
+  const amount = priceAtomic(route.price!)
+  const base = payment.publicUrl ?? 'http://localhost:8080'
+  return {
+    erro: { codigo: 'pagamento_exigido', mensagem: `Esta rota custa US$ ${route.price} por chamada, pagos em USDC com x402.` },
+    preco_usd: route.price,
+    como_pagar: {
+      protocolo: 'x402',
+      requisitos: `x402 v2, esquema exact: ${amount} unidades (6 casas) de USDC (${net.usdc}) na rede ${net.name} (${payment.network}) para ${payment.payTo}. Repita o GET com o cabeçalho PAYMENT-SIGNATURE (ou X-PAYMENT).`,
+      instrucoes: `${base}/llms.txt`,
+    },
+    gratis_agora: [{ url: `${base}/v1/ferramentas`, descricao: 'Índice das ferramentas grátis' }],
+    catalogo: `${base}/openapi.json`,
+    x402Version: 2,
+    resource: { url: `${base}${route.path}`, description: route.summary, mimeType: 'application/json' },
+    accepts: [{ scheme: 'exact', network: payment.network, amount, asset: net.usdc, payTo: payment.payTo, maxTimeoutSeconds: 300, extra: { ...net.eip712 } }],
+  }
+}
+
+export interface PaymentSettings {
+  network: Network
+  payTo: string
+  publicUrl?: string
+}
+
+/** The 402 example's payTo when the server is not charging (--gratis): the zero address, never a real wallet. */
+const NO_PAYEE = '0x0000000000000000000000000000000000000000'
+
+function operation(route: RouteDef, payment: PaymentSettings): Json {
   if (route.planned) return plannedOperation(route)
   const codes = new Set<ErrorCode>([...route.errors, 'metodo_nao_permitido', 'erro_interno'])
   if (route.query) ['parametro_desconhecido', 'parametro_repetido'].forEach((c) => codes.add(c as ErrorCode))
   if (route.price !== null) codes.add('pagamento_indisponivel')
   const byStatus = new Map<number, ErrorCode[]>()
   for (const c of codes) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c])
+  const example = route.example ?? EXAMPLES[route.path]?.output
   const responses: Json = {
-    200: { description: 'OK', content: { 'application/json': { schema: jsonSchema(route.response, 'output'), ...(route.example ? { example: route.example } : {}) } } },
+    200: { description: 'OK', content: { 'application/json': { schema: jsonSchema(route.response, 'output'), ...(example !== undefined ? { example } : {}) } } },
   }
   if (route.price !== null)
     responses[402] = {
       description: `Pagamento exigido: US$ ${route.price} em USDC (x402 v2, esquema exact). O cabeçalho PAYMENT-REQUIRED traz as opções de pagamento em base64.`,
       headers: { 'PAYMENT-REQUIRED': { description: 'PaymentRequired do x402 v2, JSON em base64', schema: { type: 'string' } } },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/PagamentoExigido' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/PagamentoExigido' }, example: paymentExample(route, payment) } },
     }
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list, status)
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list, status, route)
   return {
     operationId: operationId(route),
     summary: route.summary + (route.price !== null ? ` (US$ ${route.price})` : ' (grátis)'),
@@ -86,10 +126,11 @@ function operation(route: RouteDef): Json {
   }
 }
 
-export function buildOpenApi(routes: RouteDef[], datasets: Dataset[]): Json {
+export function buildOpenApi(routes: RouteDef[], datasets: Dataset[], config?: Pick<Config, 'network' | 'payTo' | 'publicUrl'>): Json {
+  const payment: PaymentSettings = { network: config?.network ?? 'eip155:8453', payTo: config?.payTo ?? NO_PAYEE, publicUrl: config?.publicUrl }
   const paths: Json = {}
   const planned = [...new Set(routes.filter((r) => r.planned).map((r) => r.dataset))]
-  for (const route of routes) paths[route.path] = { get: operation(route) }
+  for (const route of routes) paths[route.path] = { get: operation(route, payment) }
   const codes = Object.keys(ERROR_CODES) as ErrorCode[]
   return {
     openapi: '3.1.0',

@@ -27,8 +27,14 @@ export interface RouteDef<P = any, Q = any, R = any> {
   response: z.ZodType<R>
   /** Error codes this route can answer besides 402/405/500/503, for the OpenAPI document. */
   errors: ErrorCode[]
-  /** An example response, shown in the OpenAPI document and in the 402 discovery extension. */
+  /** An example response, shown in the OpenAPI document and in the 402 discovery extension (else the generated one, src/core/examples.ts). */
   example?: R
+  /**
+   * The input of the route's example: values that exist in the bundled sample. `scripts/examples.ts` calls the
+   * route with it on the sample and records the answer as the example the OpenAPI document and /docs show.
+   * Path parameters named cnpj default to the registry sample's CNPJ.
+   */
+  exampleInput?: { params?: Record<string, string>; query?: Record<string, string> }
   /** A path of the interface whose dataset is not served yet (501); price is what it will cost. */
   planned?: { price: number | null }
   /** Accept any query parameter (the planned routes, which answer 501 whatever is asked). */

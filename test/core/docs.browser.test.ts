@@ -36,6 +36,15 @@ test('/docs renders every route offline in Chromium', async () => {
     expect(paths).toContain('/v1/ferramentas/cnpj/{valor}')
     expect(paths).toContain('/v1/cnpj/busca')
     expect(await page.textContent('.info .title')).toContain('dadosbr')
+    // An operation opened shows the sample's real values: the parameter's example and the recorded answer, no invented dates.
+    await page.click('.opblock-summary-path[data-path="/v1/cnpj/situacao/{cnpj}"]')
+    await page.waitForSelector('.opblock.is-open .responses-wrapper', { timeout: 10_000 })
+    const opened = (await page.textContent('.opblock.is-open'))!
+    expect(opened).toContain('33683111000280')
+    expect(opened).toContain('2004-05-22')
+    expect(opened).toContain('cnpj_invalido')
+    expect(opened).toContain('"amount": "1000"')
+    expect(opened).not.toMatch(/18\d\d-\d\d-\d\d|: "string"|additionalProp/)
     expect(outside).toEqual([])
     expect(errors).toEqual([])
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/dadosbr-docs.png` })

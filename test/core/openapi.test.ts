@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { parse } from 'yaml'
 import { ROUTES } from '../../src/app'
+import { EXAMPLES } from '../../src/core/examples'
 import { ERROR_CODES } from '../../src/core/errors'
 import { priceAtomic } from '../../src/core/route'
 import { get, testApp } from '../helpers'
@@ -44,12 +45,15 @@ describe('/openapi.json', () => {
 
   test('path parameters of the validation tools are declared', () => {
     const op = doc.paths['/v1/ferramentas/cnpj/{valor}'].get
-    expect(op.parameters).toEqual([{ name: 'valor', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } }])
+    expect(op.parameters).toEqual([{ name: 'valor', in: 'path', required: true, schema: { type: 'string', maxLength: 64 }, example: '33683111000280' }])
     expect(op.responses[200].content['application/json'].schema.required).toEqual(['valido', 'motivo', 'cnpj', 'formatado', 'raiz', 'matriz'])
   })
 
-  test('route examples satisfy their own response schemas', () => {
-    for (const route of ROUTES) if (route.example !== undefined) expect(route.response.safeParse(route.example).success).toBe(true)
+  test('route examples (declared or recorded from the sample) satisfy their own response schemas', () => {
+    for (const route of ROUTES) {
+      const example = route.example ?? EXAMPLES[route.path]?.output
+      if (example !== undefined) expect({ path: route.path, ok: route.response.safeParse(example).success }).toEqual({ path: route.path, ok: true })
+    }
   })
 })
 

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { NETWORKS, type Config } from '../config'
 import type { Dataset } from '../dataset'
 import { jsonResponse } from '../errors'
+import { EXAMPLES } from '../examples'
 import type { RouteDef } from '../route'
 
 /** Bazaar discovery: what the route takes and returns, so agents can call it without the docs. */
@@ -16,7 +17,8 @@ export function bazaarExtension(route: RouteDef): Record<string, unknown> {
   if (route.params) input.pathParams = props(route.params)
   if (route.query) input.queryParams = props(route.query)
   const { $schema: _drop, ...output } = z.toJSONSchema(route.response, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>
-  return { bazaar: { info: { input, output: { type: 'json', ...(route.example ? { example: route.example } : {}) } }, schema: { output } } }
+  const example = route.example ?? EXAMPLES[route.path]?.output
+  return { bazaar: { info: { input, output: { type: 'json', ...(example !== undefined ? { example } : {}) } }, schema: { output } } }
 }
 
 export function paymentRequiredResponse(options: {

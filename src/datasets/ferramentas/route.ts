@@ -33,7 +33,7 @@ export const validarCnpj = defineRoute({
   params: ValorParam,
   response: CnpjValidacao,
   errors: [],
-  example: { valido: true, motivo: null, cnpj: '33683111000280', formatado: '33.683.111/0002-80', raiz: '33683111', matriz: false },
+  exampleInput: { params: { valor: '33683111000280' } },
   handler: ({ params }) => {
     const check = checkCnpj(params.valor)
     if (!check.valido && check.motivo === 'formato_invalido')
@@ -58,7 +58,7 @@ export const validarCpf = defineRoute({
   params: ValorParam,
   response: CpfValidacao,
   errors: [],
-  example: { valido: true, motivo: null, mascarado: '***982247**' },
+  exampleInput: { params: { valor: '529.982.247-25' } },
   handler: ({ params }) => {
     const check = checkCpf(params.valor)
     return { valido: check.valido, motivo: check.valido ? null : check.motivo, mascarado: check.mascarado }

@@ -132,6 +132,51 @@ describe('feeds', () => {
     expect(y.fonte.status === 'ok' || y.fonte.status === 'fonte_indisponivel').toBe(true)
   })
 
+  test('a request-time feed: a stale copy is refreshed while the request waits (bounded); a slow upstream is not waited on past the bound, a failed one not at all; refreshed ahead under traffic', async () => {
+    const prices: FeedDef<{ valor: number }> = { ...feed, name: 'precos', base: 'Teste/precos', intervalMinutes: 0.25, timeoutMs: 1000, waitOnStaleMs: 400 }
+    const clock = { t: T0 }
+    const r = new FeedRunner([prices], { dataDir: tempDir('feeds-'), log: createLogger('silent'), now: () => clock.t })
+    upstream.fault = { kind: 'none' }
+    const first = (await r.get<{ valor: number }>('precos')).dados!.valor
+    // Stale (20 s > 15 s) and the upstream answers at once: this request gets the fresh copy.
+    clock.t += 20_000
+    const fresh = await r.get<{ valor: number }>('precos')
+    expect(fresh.dados!.valor).toBeGreaterThan(first)
+    expect(fresh.fonte).toMatchObject({ status: 'ok', defasagem_segundos: 0, atualiza_a_cada_minutos: 0.25 })
+    // Stale and the upstream takes 3 s: the request gives up at the bound and gets the old copy.
+    upstream.fault = { kind: 'slow', delayMs: 3000 }
+    clock.t += 20_000
+    const slow = await r.get<{ valor: number }>('precos')
+    expect(slow.dados).toEqual(fresh.dados)
+    expect(slow.fonte).toMatchObject({ status: 'cache_servido', defasagem_segundos: 20 })
+    await Bun.sleep(1300) // the attempt times out (1 s) and is recorded as failed
+    expect(r.copy('precos')!.ultimo_erro).toContain('sem resposta em 1 s')
+    // After a failed attempt, past the 30 s backoff: a new attempt starts, but nobody waits on it.
+    upstream.fault = { kind: 'none' }
+    clock.t += 31_000
+    const after = await r.get<{ valor: number }>('precos')
+    expect(after.dados).toEqual(fresh.dados)
+    expect(after.fonte.status).toBe('cache_servido')
+    await Bun.sleep(200)
+    const back = await r.get<{ valor: number }>('precos')
+    expect(back.dados!.valor).toBeGreaterThan(fresh.dados!.valor)
+    expect(back.fonte.status).toBe('ok')
+    // Refresh ahead: at 11 s (past two thirds of 15 s) the copy is served as it is and renewed behind it.
+    clock.t += 11_000
+    const ahead = await r.get<{ valor: number }>('precos')
+    expect(ahead.dados).toEqual(back.dados)
+    expect(ahead.fonte.status).toBe('ok')
+    await Bun.sleep(200)
+    expect(r.copy<{ valor: number }>('precos')!.dados!.valor).toBeGreaterThan(back.dados!.valor)
+  })
+
+  test('the fetch reads the feed clock (date windows follow it; a bundled sample is fetched at its recording time)', async () => {
+    const clocked: FeedDef<{ agora: number }> = { ...feed, name: 'relogio', async fetch(_key, ctx) { return { agora: ctx.now() } } } as FeedDef<{ agora: number }>
+    const clock = { t: Date.parse('2026-01-28T22:30:00Z') }
+    const r = new FeedRunner([clocked], { dataDir: tempDir('feeds-'), log: createLogger('silent'), now: () => clock.t })
+    expect((await r.refresh('relogio')).dados).toEqual({ agora: clock.t })
+  })
+
   test('an upstream URL setting must be http(s)', () => {
     expect(() => upstreamUrl(TESTE, { TESTE_FEED_URL: 'ftp://x' })).toThrow('configuração inválida: TESTE_FEED_URL: deve ser uma URL http(s), ex. https://exemplo.gov.br/api')
     expect(upstreamUrl(TESTE, {})).toBe('https://exemplo.gov.br/api')

@@ -19,6 +19,8 @@ export interface FeedFetchContext {
   log: Logger
   /** The previous good copy, for sources that answer in increments. */
   previous: unknown
+  /** The feed clock (ms since epoch): "today" for date windows; the recording time when a bundled sample is installed. */
+  now(): number
 }
 
 export interface FeedDef<T = unknown> {
@@ -35,6 +37,14 @@ export interface FeedDef<T = unknown> {
   defaultKeys?: string[]
   /** Per attempt; a background refresh may be slow (PNCP takes 15-22 s). Default 60 s. */
   timeoutMs?: number
+  /**
+   * Request-time feeds (prices): a request that finds the copy older than its interval waits up to
+   * this long, counted from the start of the refresh it joins, for the fresh copy, unless the last
+   * attempt failed (an upstream known to be down or slow is never waited on). Such a feed is also
+   * refreshed ahead, without waiting, once its copy is two thirds of the interval old, so steady
+   * traffic never finds it stale.
+   */
+  waitOnStaleMs?: number
   /** Fetches and parses one copy; throws on garbage, so the last good copy stays. */
   fetch(key: string, ctx: FeedFetchContext): Promise<T>
 }
@@ -88,6 +98,8 @@ interface Slot {
   checkedAt: number
   mtimeMs: number
   refreshing: Promise<void> | null
+  /** performance.now() when the running refresh started (the waitOnStaleMs bound counts from it). */
+  refreshStarted: number
 }
 
 export interface FeedHealth {
@@ -136,7 +148,7 @@ export class FeedRunner {
     const id = `${feed.name}\u0000${key}`
     let s = this.slots.get(id)
     if (!s) {
-      s = { copy: null, checkedAt: -Infinity, mtimeMs: 0, refreshing: null }
+      s = { copy: null, checkedAt: -Infinity, mtimeMs: 0, refreshing: null, refreshStarted: 0 }
       this.slots.set(id, s)
     }
     // Real time, not the feed clock: this throttles file reads, it does not age data.
@@ -202,12 +214,17 @@ export class FeedRunner {
     this.remember(feed, key)
     const s = this.slot(feed, key)
     const age = this.ageMs(s.copy)
-    if (age === null || age > this.intervalMs(feed)) {
+    const interval = this.intervalMs(feed)
+    if (age === null || age > interval) {
       if (this.retryDue(feed, s.copy)) {
         const running = this.startRefresh(feed, key)
-        if (age === null && running) await Promise.race([running, Bun.sleep(FIRST_NEED_WAIT_MS)])
+        if (running && age === null) await Promise.race([running, Bun.sleep(FIRST_NEED_WAIT_MS)])
+        else if (running && feed.waitOnStaleMs && !s.copy?.ultimo_erro) {
+          const left = s.refreshStarted + feed.waitOnStaleMs - performance.now()
+          if (left > 0) await Promise.race([running, Bun.sleep(left)])
+        }
       }
-    }
+    } else if (feed.waitOnStaleMs && age > (interval * 2) / 3) this.startRefresh(feed, key)
     const copy = this.slot(feed, key).copy
     return { dados: (copy?.dados ?? null) as T | null, fonte: this.fonte(feed, copy) }
   }
@@ -225,6 +242,7 @@ export class FeedRunner {
     if (s.refreshing) return s.refreshing
     const release = this.lock(feed, key)
     if (!release) return null
+    s.refreshStarted = performance.now()
     s.refreshing = this.runRefresh(feed, key)
       .then(() => {}, () => {})
       .finally(() => {
@@ -263,6 +281,7 @@ export class FeedRunner {
       fetch: (url, options) => fetchUpstream(url, { timeoutMs, ...options }),
       log: this.options.log,
       previous: previous?.dados ?? null,
+      now: this.now,
     }
     let next: FeedCopy
     try {

@@ -1,24 +1,51 @@
 // The registry's text index: SQLite FTS5 beside the DuckDB file (DuckDB's fts extension does
-// not install offline). Contentless, detail=none, accents and case folded; rowids carry the
-// situação/UF partition and a static rank (see src/datasets/cnpj/layout.ts).
+// not install offline). Contentless, detail=none; the text indexed is each name's words as
+// searchWords (src/datasets/cnpj/search-text.ts) gives them, the same function the server runs
+// over a typed name; rowids carry the situação/UF partition and a static rank (see
+// src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT, VOCABULARY_MIN_LENGTH } from '../../src/datasets/cnpj/layout'
+import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
-const TOKENIZER = `tokenize="unicode61 remove_diacritics 2"`
+/**
+ * The text is already split into words by searchWords (letters and digits, separated by spaces),
+ * so the tokenizer only has to split on spaces: `ascii` (non-ASCII bytes are word characters),
+ * 7 % faster than unicode61 (NOTES §1). The prefix index serves typed words of 2 to 4 characters;
+ * `termo`, the vocabulary of longer words, serves the longer ones (PREFIX_LENGTHS in layout.ts).
+ */
+const FTS_OPTIONS = `content='', detail=none, columnsize=0, tokenize='ascii', prefix='${PREFIX_LENGTHS.join(' ')}'`
 
 /** The two indexes live in two files, each written by a process of its own (see load.ts). */
 const SCHEMA = {
   empresas: `
-    CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
-    CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);`,
+    CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, ${FTS_OPTIONS});
+    CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
+    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;`,
   socios: `
-    CREATE VIRTUAL TABLE socio_fts USING fts5(nome, content='', detail=none, columnsize=0, ${TOKENIZER});
-    CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);`,
+    CREATE VIRTUAL TABLE socio_fts USING fts5(nome, ${FTS_OPTIONS});
+    CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
+    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;`,
+}
+
+/**
+ * The indexed words of some names, joined by spaces; the words of VOCABULARY_MIN_LENGTH
+ * characters or more also go into `vocabulary` (written to `termo` at the end).
+ */
+function indexedText(names: string[], vocabulary: Set<string>, extra: (string | null)[] = []): string {
+  const words: string[] = []
+  for (const name of names)
+    if (name)
+      for (const w of searchWords(name)) {
+        words.push(w)
+        if (w.length >= VOCABULARY_MIN_LENGTH) vocabulary.add(w)
+      }
+  for (const token of extra) if (token) words.push(token)
+  return words.join(' ')
 }
 export type IndexKind = keyof typeof SCHEMA
 
@@ -67,8 +94,9 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
 
 /**
  * Writes one text index in one pass per root partition (see DOC_KEY_UNIT in layout.ts). `rows(pass)`
- * yields [rank, text, ...doc columns] in rank order; a row's rowid is its rank plus its doc key,
- * and its doc row is keyed by the doc key, so each doc table is written in key order. FTS5
+ * yields [rank, ...] in rank order and `text(row)` is what the row indexes; a row's rowid is its
+ * rank plus its doc key, and its doc row is keyed by the doc key, so each doc table is written in
+ * key order. `vocabulary`, filled by `text`, is written to `termo` at the end. FTS5
  * flushes its pending terms whenever a rowid goes back, once per pass; a 64 MB hash (1 MB by
  * default) makes fewer, larger segments. They are not merged on the way (automerge 0, and no
  * crisis merge below 200 segments of a level): the final merge rewrites each posting once, where
@@ -76,7 +104,7 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * index, measured at 1.1 M establishments (three alternating runs): 6.9-7.9 → 5.9-6.5 CPU-s, file
  * 75 → 69 MB; nationally (28 GB of CSV) 380 → 353 CPU-s.
  */
-async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
+async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, text: (row: string[]) => string, vocabulary: Set<string>, doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
   const bar = progress(kind === 'empresas' ? 'índice de nomes' : 'índice de sócios', total, { unit: 'rows', quiet: options.quiet })
   const fts = kind === 'empresas' ? 'empresa_fts' : 'socio_fts'
   db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('hashsize', ${64 * 1024 * 1024})`)
@@ -93,7 +121,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
     let n = 0
     for await (const batch of partition) {
       for (const row of batch) {
-        insertFts.run(Number(row[0]) + key, row[1]!)
+        insertFts.run(Number(row[0]) + key, text(row))
         insertDoc.run(key++, ...doc(row))
       }
       n += batch.length
@@ -104,6 +132,11 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
     releaseResults()
   }
   bar.done()
+  db.exec('BEGIN')
+  const insertTerm = db.prepare('INSERT INTO termo VALUES (?)')
+  for (const term of [...vocabulary].sort()) insertTerm.run(term)
+  db.exec('COMMIT')
+  vocabulary.clear()
   db.exec(`INSERT INTO ${fts}(${fts}) VALUES('optimize')`)
   db.exec('PRAGMA incremental_vacuum')
   return done
@@ -113,8 +146,9 @@ const count = async (conn: DuckDBConnection, relation: string) => Number((await 
 
 /**
  * The company name index (busca.sqlite). Per pass, DuckDB computes each row's rank
- * (situação/UF partition, name length, headquarters first) and its indexed text: names and filter
- * words (measured at 1.1 M establishments, whole index: 12-14 s when JS assembled the words, 11.5 s).
+ * (situação/UF partition, name length, headquarters first); the indexed text is the words of the
+ * legal and trade names (searchWords, in JavaScript: the server runs the same function over a typed
+ * name) and the filter words.
  */
 export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelations<'estabelecimentos' | 'empresas'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
   const db = createIndexFile(path, 'empresas')
@@ -122,23 +156,24 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
   for (let pass = 0; pass < PARTITIONS; pass++) { const r = from(pass); if (r) total += await count(conn, r.estabelecimentos) }
   const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
   const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
-  const token = (make: (code: string) => string, column: string) => `'${make('')}' || ${column}`
   const rows = (p: number) => {
     const r = from(p)
     if (!r) return null
     // A root listed twice in Empresas must not index its establishments twice.
     return rowsOf(conn, `
       SELECT ${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END AS rank,
-             concat_ws(' ', m.razao_social, e.nome_fantasia, ${token(filterToken.cnae, 'e.cnae_principal')}, ${token(filterToken.municipio, 'e.municipio')},
-                       ${token(filterToken.porte, 'm.porte')}, '${filterToken.qualquer}') AS nome,
+             m.razao_social, e.nome_fantasia, e.cnae_principal, e.municipio, m.porte,
              e.cnpj, year(e.data_inicio) * 10000 + month(e.data_inicio) * 100 + day(e.data_inicio) AS abertura
       FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)`,
-      ['rank', 'nome', 'cnpj', 'abertura'], 'rank, cnpj')
+      ['rank', 'razao_social', 'nome_fantasia', 'cnae_principal', 'municipio', 'porte', 'cnpj', 'abertura'], 'rank, cnpj')
   }
+  const vocabulary = new Set<string>()
+  const text = (row: string[]) =>
+    indexedText([row[1]!, row[2]!], vocabulary, [filterToken.cnae(row[3]!), filterToken.municipio(row[4]!), filterToken.porte(row[5]!), filterToken.qualquer])
   // Doc row: CNPJ, opening date as YYYYMMDD.
-  const doc = (row: string[]) => [row[2]!, row[3] ? Number(row[3]) : null]
+  const doc = (row: string[]) => [row[6]!, row[7] ? Number(row[7]) : null]
   try {
-    return await writeIndex(db, 'empresas', total, rows, doc, options)
+    return await writeIndex(db, 'empresas', total, rows, text, vocabulary, doc, options)
   } finally {
     db.close()
   }
@@ -160,10 +195,12 @@ export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelati
       SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada
       FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico, qualificacao, entrada')
   }
+  const vocabulary = new Set<string>()
+  const text = (row: string[]) => indexedText([row[1]!], vocabulary)
   // Doc row: root, name, qualification code, entry date.
   const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null]
   try {
-    return await writeIndex(db, 'socios', total, rows, doc, options)
+    return await writeIndex(db, 'socios', total, rows, text, vocabulary, doc, options)
   } finally {
     db.close()
   }

@@ -146,14 +146,19 @@ describe('build from a directory', () => {
     expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(8)
   })
 
-  test('the bundled sample, as `make sample` builds it, is a whole month with no malformed row: it builds without --parcial and prints nothing but its summary', async () => {
-    const data = tmp('dadosbr-sample-')
-    const child = Bun.spawn([process.execPath, CLI, 'ingest', 'cnpj', '--from', FIXTURES, '--month', '2026-08', '--data', data, '--quiet', '--se-preciso'], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' }, stderr: 'pipe' })
-    const err = await new Response(child.stderr).text()
-    expect(await child.exited).toBe(0)
-    expect(err.split('\n').filter(Boolean).map((l) => l.replace(/ em [\d.]+ s:/, ' em X s:'))).toEqual([
-      'base CNPJ 2026-08 pronta em X s: empresas=6 estabelecimentos=8 socios=12 simples=3 cnaes=12 motivos=2 municipios=7 naturezas=4 paises=3 qualificacoes=8; 0 linhas malformadas',
-    ])
+  test('the bundled sample is a whole month with no malformed row: it builds without --parcial, and `make sample` prints nothing but its summary', async () => {
+    const env = { ...process.env, UV_THREADPOOL_SIZE: '8' }
+    const run = async (args: string[]) => {
+      const data = tmp('dadosbr-sample-')
+      const child = Bun.spawn([process.execPath, CLI, 'ingest', 'cnpj', ...args, '--data', data, '--quiet'], { env, stderr: 'pipe' })
+      const err = await new Response(child.stderr).text()
+      return { code: await child.exited, lines: err.split('\n').filter(Boolean).map((l) => l.replace(/ em [\d.]+ s:/, ' em X s:')), data }
+    }
+    const summary = 'base CNPJ 2026-08 pronta em X s: empresas=6 estabelecimentos=8 socios=12 simples=3 cnaes=12 motivos=2 municipios=7 naturezas=4 paises=3 qualificacoes=8'
+    const fromDir = await run(['--from', FIXTURES, '--mes', '2026-08'])
+    expect(fromDir).toMatchObject({ code: 0, lines: [summary] })
+    expect(JSON.parse(readFileSync(join(fromDir.data, 'cnpj', 'current', 'manifest.json'), 'utf8')).rejeitadas).toEqual({ total: 0, exemplos: [] })
+    expect(await run(['--amostra', '--se-preciso'])).toMatchObject({ code: 0, lines: [summary] })
     expect(readdirSync(FIXTURES).length).toBe(37)
   })
 

@@ -272,6 +272,52 @@ describe('/v1/cnpj/busca', () => {
   })
 })
 
+describe('search finds what people type (docs/busca.md)', () => {
+  const ids = async (path: string) => {
+    const r = await get(app, path)
+    expect(r.status).toBe(200)
+    return r.body.resultados.map((x: { cnpj: string }) => x.cnpj)
+  }
+  const REDE = ['44555666000181', '44555666000262', '44555666000424']
+
+  test('every word matches the words it begins: farmacia finds FARMÁCIAS, as farmacias does', async () => {
+    for (const nome of ['farmacias', 'farmacia', 'farmac', 'farm', 'fa', 'farm%20nac', 'rede%20nac', 'nacional%20rede'])
+      expect(await ids(`/v1/cnpj/busca?nome=${nome}`)).toEqual(REDE)
+    expect(await ids('/v1/cnpj/busca?nome=caf%20s%C3%A3o%20jo')).toEqual(['12ABC34501DE35'])
+    // A one-letter word is a whole word, not a prefix.
+    expect(await ids('/v1/cnpj/busca?nome=cafe%20j')).toEqual([])
+    // A word longer than any indexed word it could begin finds nothing.
+    expect(await ids('/v1/cnpj/busca?nome=farmaciasx')).toEqual([])
+  })
+
+  test('full-width letters (NFKC), accents and case', async () => {
+    expect(await ids('/v1/cnpj/busca?nome=%EF%BD%86%EF%BD%81%EF%BD%92%EF%BD%8D%EF%BD%81%EF%BD%83%EF%BD%89%EF%BD%81')).toEqual(REDE)
+    expect(await ids('/v1/cnpj/busca?nome=FARM%C3%81CIA')).toEqual(REDE)
+  })
+
+  test('S.A. = S/A = SA: a legal form, ignored beside other words', async () => {
+    for (const suffix of ['s.a.', 'sa', 's%2Fa', 'S.A', 'ltda'])
+      expect(await ids(`/v1/cnpj/busca?nome=farmacias%20${suffix}`)).toEqual(REDE)
+  })
+
+  test('a name of ignored words only (legal forms, connectors) is a 400 that says so, on both searches', async () => {
+    const message = "parâmetro de consulta 'nome': só tem palavras que a busca ignora (formas jurídicas como LTDA, ME, EPP, EIRELI, S.A. e conectivos como DE, DA, DO, E); informe ao menos uma palavra do nome"
+    for (const nome of ['de', 'sa', 's.a.', 's%2Fa', 'ltda', 'ltda%20me', 'de%20da%20do']) {
+      const r = await get(app, `/v1/cnpj/busca?nome=${nome}`)
+      expect([r.status, r.body]).toEqual([400, { erro: { codigo: 'parametro_invalido', mensagem: message } }])
+    }
+    const r = await get(app, '/v1/cnpj/socio/busca?nome=dos%20da')
+    expect([r.status, r.body]).toEqual([400, { erro: { codigo: 'parametro_invalido', mensagem: message } }])
+  })
+
+  test('partner search: the same rules (joa finds JOÃO)', async () => {
+    const r = await get(app, '/v1/cnpj/socio/busca?nome=joa')
+    expect(r.body.resultados.map((x: { nome_socio: string }) => x.nome_socio)).toEqual(['JOÃO CAFÉ'])
+    expect((await get(app, '/v1/cnpj/socio/busca?nome=holan%20teix')).body.resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['55666777'])
+    expect((await get(app, '/v1/cnpj/socio/busca?nome=%EF%BD%8A%EF%BD%8F%EF%BD%93%EF%BD%85')).body.resultados.map((x: { cnpj: string }) => x.cnpj)).toEqual(['77888999'])
+  })
+})
+
 describe('/v1/cnpj/socio/busca', () => {
   test('accent-insensitive, root of 8 characters with the company name', async () => {
     const r = await get(app, '/v1/cnpj/socio/busca?nome=jose%20silva')

@@ -27,8 +27,10 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * 3: card store keyed by integers (cardKey, rootKey), check digits in the card.
  * 4: same files, but a legal name ending in a CPF is masked (parse.ts legalName): a build of 3 may
  * hold full CPFs, so it is neither served nor kept by `ingest --se-preciso`.
+ * 5: name indexes of normalized words (search-text.ts) with the ascii tokenizer, a prefix index
+ * (PREFIX_LENGTHS), a vocabulary table, and filters as private-use characters (filterToken).
  */
-export const FORMAT = 4
+export const FORMAT = 5
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const
@@ -77,22 +79,40 @@ export const ALL_UF_SLOTS = [...UFS.keys(), UNKNOWN_UF_SLOT]
 /** Searches page at most this deep (offset + page size), like the 10000 cap of the total. */
 export const MAX_RESULT_WINDOW = 10_000
 
-/** Words too common to search by: legal forms and connectors (NOTES §1). */
-export const STOPWORDS = new Set(['LTDA', 'ME', 'EPP', 'EIRELI', 'SA', 'S', 'A', 'DE', 'DA', 'DO', 'DAS', 'DOS', 'E', 'EM', 'MEI'])
-
 /**
  * Filters indexed as words beside the names, so a search by activity, city or size (with or
- * without a name) reads one FTS doclist in rank order instead of scanning the registry:
- * "cnae4781400", "mun7107", "porte01". Every row also holds "qualquer0", which a search by UF or
- * dates alone reads. Words of this shape typed by a user are ignored.
+ * without a name) reads one FTS doclist in rank order instead of scanning the registry. Each is
+ * made of characters of Unicode's private use area: no typed name can hold one (the name
+ * normalization, search-text.ts, keeps letters and digits only), and a one-character word gets no
+ * entry in the prefix index (PREFIX_LENGTHS start at 2), where a word like "cnae4781400" put every
+ * row in the doclists of "cn", "cna" and "cnae". The CNAE, 7 digits, takes two characters (one
+ * prefix entry, the word's own rows again). Every row also holds `qualquer`, which a search by UF
+ * or dates alone reads. null for a code of another shape (no such filter can be asked for).
  */
+const code = (text: string, digits: number): number | null => (text.length === digits && /^\d+$/.test(text) ? Number(text) : null)
+const PRIVATE_USE = 0xf0000
 export const filterToken = {
-  cnae: (code: string) => `cnae${code}`,
-  municipio: (code: string) => `mun${code}`,
-  porte: (code: string) => `porte${code}`,
-  qualquer: 'qualquer0',
+  qualquer: String.fromCodePoint(PRIVATE_USE),
+  porte: (text: string) => { const n = code(text, 2); return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x100 + n) },
+  municipio: (text: string) => { const n = code(text, 4); return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x1000 + n) },
+  cnae: (text: string) => {
+    const n = code(text, 7)
+    return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x4000 + Math.floor(n / 10_000), PRIVATE_USE + 0x8000 + (n % 10_000))
+  },
 }
-export const FILTER_TOKEN_SHAPE = /^(CNAE|MUN|PORTE|QUALQUER)\d+$/
+
+/**
+ * Name indexes: FTS5 with the `ascii` tokenizer over text already normalized by searchWords
+ * (search-text.ts: words of letters and digits, upper case, separated by spaces), and a prefix
+ * index of these lengths, so a typed word of 2 to 4 characters reads one doclist of every word it
+ * begins. A longer typed word is looked up in the index's own vocabulary (table `termo`: every
+ * indexed word of VOCABULARY_MIN_LENGTH characters or more) and searched as the OR of the words it
+ * begins: FTS5 serves any other prefix by merging every matching word's whole doclist first.
+ */
+export const PREFIX_LENGTHS = [2, 3, 4] as const
+export const VOCABULARY_MIN_LENGTH = 5
+/** A typed word that begins more indexed words than this is searched by FTS5's own prefix query (correct, slower). */
+export const MAX_PREFIX_EXPANSION = 64
 
 /**
  * The per-root tables (estabelecimentos, empresas, socios, simples) are split at ingest into

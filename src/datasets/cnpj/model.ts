@@ -92,7 +92,7 @@ const isoDate = z.iso.date('use AAAA-MM-DD')
 
 export const BuscaQuery = z
   .object({
-    nome: z.string().trim().min(2).max(200).optional().describe('texto livre sobre razão social e nome fantasia; sem acento e sem caixa'),
+    nome: z.string().trim().min(2).max(200).optional().describe('palavras da razão social ou do nome fantasia, cada uma como começo de palavra; sem acento, caixa nem largura; formas jurídicas e conectivos ignorados (docs/busca.md)'),
     uf: z.string().regex(/^[A-Za-z]{2}$/, 'duas letras').transform((s) => s.toUpperCase()).optional(),
     municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
     cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
@@ -105,7 +105,7 @@ export const BuscaQuery = z
   })
 
 export const SocioBuscaQuery = z.object({
-  nome: z.string().trim().min(3).max(200).describe('nome do sócio; sem acento e sem caixa'),
+  nome: z.string().trim().min(3).max(200).describe('palavras do nome do sócio, cada uma como começo de palavra; as regras da busca de empresas (docs/busca.md)'),
   pagina,
   por_pagina: porPagina,
 })

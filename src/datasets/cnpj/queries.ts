@@ -49,6 +49,9 @@ export function companySearchSql(extra: string[]) {
 /** The CNPJs of a list of doc keys (at most one page); the rest of a result is its card. */
 export const cnpjsByDocKey = (n: number) => `SELECT d.id AS chave, d.cnpj FROM empresa_doc d WHERE d.id IN (${Array(n).fill('?').join(', ')})`
 
+/** The indexed words that begin with a typed word (?, ? = the word and its exclusive upper bound; ? = a limit), in either name index. */
+export const VOCABULARY = 'SELECT t FROM termo WHERE t >= ? AND t < ? LIMIT ?'
+
 export const SOCIO_SEARCH = {
   page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT}
          WHERE socio_fts MATCH $match ORDER BY f.rowid LIMIT $limit OFFSET $offset`,

@@ -12,6 +12,13 @@ import AMOSTRA_COPIA from './amostra.json'
 /** SERPRO's Brasília branch: public, stable, and the company in the shared real-format excerpt. */
 export const AMOSTRA_CNPJ = '33683111000280'
 
+/** The name rules of both searches (search-text.ts, docs/busca.md), for their descriptions and the OpenAPI document. */
+const NOME_REGRAS =
+  'acentos, caixa e largura (letras de largura total) não importam; toda palavra é exigida, em qualquer ordem, e vale como começo de palavra ' +
+  '(farmacia acha FARMÁCIAS, joa acha JOÃO; uma palavra de uma letra só vale inteira); abreviações com pontos ou barras são uma palavra ' +
+  '(S.A. = S/A = SA); formas jurídicas (LTDA, ME, EPP, EIRELI, SA, MEI) e conectivos (DE, DA, DO, DAS, DOS, E, EM) são ignorados, e um ' +
+  'nome só com elas dá 400 parametro_invalido; no máximo 8 palavras.'
+
 const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
 const CNPJ_NOTE = 'CNPJ com ou sem pontuação, numérico ou alfanumérico; um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
 
@@ -68,15 +75,15 @@ export const busca = defineRoute({
   dataset: 'cnpj',
   summary: 'Busca de empresas por nome e filtros',
   description:
-    'Ao menos um filtro além de situacao. Com nome: texto livre sobre razão social e nome fantasia, sem acento e sem caixa; ' +
-    'todas as palavras precisam aparecer (formas jurídicas como LTDA, ME, EIRELI e conectivos DE/DA/DO são ignorados); ' +
-    'ordem: nomes mais curtos primeiro (o que mais se aproxima da palavra buscada), matriz antes de filial. ' +
-    'Sem nome, a mesma ordem. total é exato até 10000; acima, "10000+"; a paginação vai até o 10000º resultado. ' +
-    'porte aceita pequeno_porte e empresa_pequeno_porte.',
+    'Ao menos um filtro além de situacao. Com nome, a busca é sobre razão social e nome fantasia juntos (regras em docs/busca.md): ' +
+    NOME_REGRAS +
+    ' Ordem: nomes mais curtos primeiro (o que mais se aproxima do que foi digitado), matriz antes de filial; sem nome, a mesma ordem. ' +
+    'total é exato até 10000; acima, "10000+"; a paginação vai até o 10000º resultado. porte aceita pequeno_porte e empresa_pequeno_porte.',
   price: 0.01,
   query: BuscaQuery,
   response: BuscaResultado,
   errors: ['parametro_invalido', 'filtro_obrigatorio', 'dados_indisponiveis'],
+  exampleInput: { query: { nome: 'farmacia', uf: 'PR' } },
   handler: ({ query, ctx }) => use(ctx, (files) => service.busca(files, query)),
 })
 
@@ -84,11 +91,12 @@ export const socioBusca = defineRoute({
   path: '/v1/cnpj/socio/busca',
   dataset: 'cnpj',
   summary: 'Empresas de que uma pessoa é sócia (busca reversa)',
-  description: 'nome com 3 ou mais caracteres, sem acento e sem caixa, todas as palavras exigidas; nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.',
+  description: `nome com 3 ou mais caracteres, com as mesmas regras da busca de empresas (docs/busca.md): ${NOME_REGRAS} Nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.`,
   price: 0.02,
   query: SocioBuscaQuery,
   response: SocioBuscaResultado,
   errors: ['parametro_invalido', 'dados_indisponiveis'],
+  exampleInput: { query: { nome: 'wilson' } },
   handler: ({ query, ctx }) => use(ctx, (files) => service.socioBusca(files, query)),
 })
 
@@ -110,7 +118,6 @@ export const amostra = defineRoute({
   price: null,
   response: EmpresaAmostra,
   errors: [],
-  example: amostraCopia,
   handler: async ({ ctx }) => {
     const store = ctx.stores.get('cnpj') as CnpjStore | null | undefined
     const live = store

@@ -1,10 +1,12 @@
 // Registry answers: runs the queries and maps raw rows to the SPEC's Portuguese shapes.
+import type { Database } from 'bun:sqlite'
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, FILTER_TOKEN_SHAPE, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, STOPWORDS, UFS } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
+import { hasAnyWord, searchWords } from './search-text'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH } from './queries'
+import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -180,17 +182,47 @@ export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<type
   }
 }
 
-/** FTS5 query from free text: accents and case folded, legal-form words dropped, every word required. */
-export function matchExpression(text: string): string | null {
-  const words = text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w && !FILTER_TOKEN_SHAPE.test(w))
-  const useful = words.filter((w) => !STOPWORDS.has(w))
-  const chosen = (useful.length ? useful : words).slice(0, 8)
-  return chosen.length ? chosen.map((w) => `"${w}"`).join(' ') : null
+/** Words of a typed name searched at most (the rest are dropped). */
+const MAX_WORDS = 8
+
+/** Exclusive upper bound of the words that begin with `w` (its last character's code point + 1; UTF-8 keeps code point order). */
+const afterPrefix = (w: string) => {
+  const last = w.codePointAt(w.length - 1)!
+  return w.slice(0, last > 0xffff ? -2 : -1) + String.fromCodePoint(last + 1)
+}
+
+/**
+ * One typed word (already normalized) as FTS5 syntax: every indexed word it begins. One character:
+ * that word alone. 2 to 4 characters: a prefix query, one doclist of the prefix index. Longer: the
+ * OR of the indexed words it begins, from the index's vocabulary (FTS5 would merge every one of
+ * their whole doclists before reading the first row); nothing begins it: the word itself, which
+ * matches nothing; more than MAX_PREFIX_EXPANSION words: FTS5's own prefix query.
+ */
+function wordMatch(index: Database, w: string): string {
+  if (w.length === 1) return `"${w}"`
+  if (w.length < VOCABULARY_MIN_LENGTH) return `"${w}"*`
+  const terms = (index.query(VOCABULARY).values(w, afterPrefix(w), MAX_PREFIX_EXPANSION + 1) as [string][]).map(([t]) => t)
+  if (terms.length === 0) return `"${w}"`
+  if (terms.length > MAX_PREFIX_EXPANSION) return `"${w}"*`
+  return terms.length === 1 ? `"${terms[0]}"` : `(${terms.map((t) => `"${t}"`).join(' OR ')})`
+}
+
+/**
+ * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
+ * gives (the same normalization the index was built with), each one matching the indexed words it
+ * begins, all of them required. Text with no word at all, or with ignored words only (legal forms
+ * and connectors), is a 400: searching without them would match everything.
+ */
+export function nameMatch(index: Database, text: string): string {
+  const words = [...new Set(searchWords(text))].slice(0, MAX_WORDS)
+  if (!words.length)
+    throw new ApiError(
+      'parametro_invalido',
+      hasAnyWord(text)
+        ? "parâmetro de consulta 'nome': só tem palavras que a busca ignora (formas jurídicas como LTDA, ME, EPP, EIRELI, S.A. e conectivos como DE, DA, DO, E); informe ao menos uma palavra do nome"
+        : "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números",
+    )
+  return words.map((w) => wordMatch(index, w)).join(' AND ')
 }
 
 /** Pages reach the 10000th result at most, as the total is capped there; deeper asks for a narrower search. */
@@ -199,12 +231,6 @@ function pageOffset(pagina: number, porPagina: number): number {
   if (offset + porPagina > MAX_RESULT_WINDOW)
     throw new ApiError('parametro_invalido', `A busca pagina até o ${MAX_RESULT_WINDOW}º resultado (pagina × por_pagina ≤ ${MAX_RESULT_WINDOW}); refine os filtros.`)
   return offset
-}
-
-function requiredMatch(text: string): string {
-  const match = matchExpression(text)
-  if (!match) throw new ApiError('parametro_invalido', "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números")
-  return match
 }
 
 const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
@@ -218,16 +244,15 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 
   // Names and the cnae/município/porte filters are all words of the FTS index.
   const words: string[] = []
-  if (q.nome) {
-    words.push(requiredMatch(q.nome))
-  }
+  if (q.nome) words.push(nameMatch(files.search, q.nome))
+  // The query schema checks each code's shape, so each has its token.
   if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
   if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
   if (q.porte) words.push(`"${filterToken.porte(PORTE_CODIGO[q.porte]!)}"`)
   // A search by UF or dates alone reads the word every row holds.
   if (!words.length) words.push(`"${filterToken.qualquer}"`)
   const extra: string[] = []
-  const params: Record<string, string | number> = { $match: words.join(' ') }
+  const params: Record<string, string | number> = { $match: words.join(' AND ') }
   if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
   if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
   const sql = companySearchSql(extra)
@@ -292,7 +317,7 @@ function razaoSocial(files: CnpjFiles, root: string): string | null {
 }
 
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
-  const match = requiredMatch(q.nome)
+  const match = nameMatch(files.partnerSearch, q.nome)
   const offset = pageOffset(q.pagina, q.por_pagina)
   const count = files.partnerSearch.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
   const rows = files.partnerSearch.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]

@@ -101,6 +101,24 @@ describe('feeds', () => {
     }
   })
 
+  test('a feed with firstNeedWaitMs 0 never waits, even for a first copy: fonte_indisponivel at once, the copy once the refresh lands', async () => {
+    const clock = { t: T0 }
+    const dataDir = tempDir('feeds-')
+    const r = new FeedRunner([{ ...feed, name: 'sem-espera', firstNeedWaitMs: 0 }], { dataDir, log: createLogger('silent'), now: () => clock.t })
+    upstream.fault = { kind: 'slow', delayMs: 2000 }
+    try {
+      const started = performance.now()
+      const answer = await r.get('sem-espera')
+      expect(performance.now() - started).toBeLessThan(FIRST_NEED_WAIT_MS / 2)
+      expect(answer.dados).toBeNull()
+      expect(answer.fonte.status).toBe('fonte_indisponivel')
+      await Bun.sleep(2300) // the background refresh lands
+      expect((await r.get<{ valor: number }>('sem-espera')).fonte.status).toBe('ok')
+    } finally {
+      upstream.fault = { kind: 'none' }
+    }
+  })
+
   test('garbage and 5xx keep the last good copy', async () => {
     const clock = { t: T0 }
     const r = runner(tempDir('feeds-'), clock)

@@ -45,6 +45,8 @@ export interface FeedDef<T = unknown> {
    * traffic never finds it stale.
    */
   waitOnStaleMs?: number
+  /** How long a request waits for the first copy of a key when none was ever fetched (default FIRST_NEED_WAIT_MS); 0: never (PNCP takes 15-22 s). */
+  firstNeedWaitMs?: number
   /** Fetches and parses one copy; throws on garbage, so the last good copy stays. */
   fetch(key: string, ctx: FeedFetchContext): Promise<T>
 }
@@ -218,8 +220,10 @@ export class FeedRunner {
     if (age === null || age > interval) {
       if (this.retryDue(feed, s.copy)) {
         const running = this.startRefresh(feed, key)
-        if (running && age === null) await Promise.race([running, Bun.sleep(FIRST_NEED_WAIT_MS)])
-        else if (running && feed.waitOnStaleMs && !s.copy?.ultimo_erro) {
+        if (running && age === null) {
+          const wait = feed.firstNeedWaitMs ?? FIRST_NEED_WAIT_MS
+          if (wait > 0) await Promise.race([running, Bun.sleep(wait)])
+        } else if (running && feed.waitOnStaleMs && !s.copy?.ultimo_erro) {
           const left = s.refreshStarted + feed.waitOnStaleMs - performance.now()
           if (left > 0) await Promise.race([running, Bun.sleep(left)])
         }

@@ -1,6 +1,7 @@
 // Registry benchmark on synthetic dumps in the real format: ingest time, peak memory and file
-// sizes; lookup latency and throughput (beside a bare Bun Response); search latency; server RSS.
-// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse] [--pausar-damon]`. Figures go to stdout.
+// sizes; lookup latency and throughput (beside a bare Bun Response); search latency, alone and
+// under concurrent load (wrk, beside a bare Bun server); server RSS.
+// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse] [--pausar-damon] [--so-busca]`. Figures go to stdout.
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -15,6 +16,10 @@ const reuse = args.includes('--reuse')
 const pauseDamon = args.includes('--pausar-damon')
 /** Only synth + ingest, no server measurements. */
 const ingestOnly = args.includes('--so-ingestao')
+/** Only the search measurements (alone and under load) on the server as shipped: to iterate on the search. */
+const searchOnly = args.includes('--so-busca')
+/** Concurrent connections of the search load (wrk -c), each level a run. */
+const searchConnections = opt('--conexoes', '4,16').split(',').map(Number)
 const DAMON = '/sys/kernel/mm/damon/admin/kdamonds/0/state'
 const damonState = () => { try { return readFileSync(DAMON, 'utf8').trim() } catch { return 'ausente' } }
 const setDamon = (state: 'on' | 'off') => writeFileSync(DAMON, state)
@@ -92,6 +97,48 @@ async function load(urls: string[], seconds = 10, concurrency = 32) {
   return result
 }
 
+/**
+ * Search under concurrent load with wrk (Debian package `wrk`; a load loop in Bun saturates before
+ * the server does, NOTES §1): `connections` keep-alive connections on 2 wrk threads for `seconds`,
+ * cycling through `paths` (each thread from its own place). Latency percentiles come from wrk's
+ * own histogram. null when wrk is not installed.
+ */
+let wrkMissing = false
+async function wrkLoad(base: string, paths: string[], connections: number, seconds = 10) {
+  if (wrkMissing || !Bun.which('wrk')) {
+    if (!wrkMissing) console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
+    wrkMissing = true
+    return null
+  }
+  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+-- Each thread starts at its own place in the list (wrk's setup() hook breaks request() here).
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p95":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
+end`)
+  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  rmSync(script)
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+  if (!line) throw new Error(`wrk sem resultado: ${out}`)
+  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p95: number; p99: number; max: number; errors: number; non2xx: number }
+  return { ...r, rps: Math.round(r.requests / r.seconds) }
+}
+
+/** The load average and the CPU share other processes took during a measurement (the machine is shared). */
+function machineLoad(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
+}
+
 /** The server's processes (serve --processos): resident memory summed now and at each one's peak. Shared library pages count once per process, so the sum overstates. */
 const rssOf = (pid: number) => {
   const statuses = [...treeRss(pid).keys()].map((p) => readFileSync(`/proc/${p}/status`, 'utf8'))
@@ -109,6 +156,19 @@ async function bareBun(processes: number) {
     return await load([`http://127.0.0.1:${port}/`])
   } finally {
     for (const p of procs) p.kill()
+  }
+}
+
+/** A bare Bun server (one process) under the same wrk load, for the floor of the search figures. */
+async function bareBunWrk(connections: number) {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
+  const proc = Bun.spawn([bun, '-e', code])
+  await Bun.sleep(300)
+  try {
+    return await wrkLoad(`http://127.0.0.1:${port}`, ['/'], connections)
+  } finally {
+    proc.kill()
   }
 }
 
@@ -196,7 +256,7 @@ for (const companies of sizes) {
 
   // Lookups from disk: OS page cache dropped (needs root) and no prewarm, as on a server whose
   // file is bigger than its RAM. Then the server as shipped, once its prewarm has finished.
-  if (dropPageCache()) {
+  if (!searchOnly && dropPageCache()) {
     const server = await startServer(data, ['--prewarm', '0'])
     try {
       const fromDisk = await timed(disk.map((x) => `${server.base}/v1/cnpj/empresa/${x}`))
@@ -205,6 +265,44 @@ for (const companies of sizes) {
       await server.stop()
     }
   }
+  const enc = encodeURIComponent
+  /**
+   * The search kinds measured: common words, rare names (a whole legal name), words being typed
+   * (prefixes: docs/busca.md), each with and without uf; partner searches; filters alone.
+   */
+  const searchSets = (base: string): [string, string[]][] => {
+    const busca = (nome: string, uf?: string) => `${base}/v1/cnpj/busca?nome=${enc(nome)}${uf ? `&uf=${uf}` : ''}`
+    const common = ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS']
+    const prefixes = ['FARM', 'COMERC', 'JOA', 'SIL', 'TRANSP', 'ALIMENT', 'MARIA SIL', 'JOAO SANT', 'DISTRIB', 'CONSTRU', 'PADARIA LI']
+    return [
+      ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', common.map((w) => busca(w))],
+      ['busca nome comum + uf (SP, AC)', common.slice(0, 3).flatMap((w) => ['SP', 'AC'].map((uf) => busca(w, uf)))],
+      ['busca nome raro (razão social inteira)', rare.map((n) => busca(n))],
+      ['busca nome raro + uf', rare.map((n) => busca(n, 'SP'))],
+      [`busca por começo de palavra (${prefixes.join(', ')})`, prefixes.map((p) => busca(p))],
+      ['busca por começo de palavra + uf (SP, AC)', prefixes.flatMap((p) => ['SP', 'AC'].map((uf) => busca(p, uf)))],
+      ['busca dois termos comuns raros juntos (COMERCIO JOAO)', [busca('COMERCIO JOAO'), busca('FARMACIA SILVA')]],
+      ['socio/busca comum (SILVA, MARIA)', ['SILVA', 'MARIA', 'JOSE SANTOS'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
+      ['socio/busca raro (nome inteiro)', partners.map((n) => `${base}/v1/cnpj/socio/busca?nome=${enc(n)}`)],
+      ['socio/busca por começo de palavra (JOA, MARIA SIL, FERR)', ['JOA', 'MARIA SIL', 'FERR'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
+      [`filtros: uf + cnae + situacao (cnae ${cnae})`, ['SP', 'AC', 'MG'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}&cnae=${cnae}&situacao=ativa`)],
+      ['filtros: uf só', ['SP', 'RR'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}`)],
+    ]
+  }
+  /** Each search kind under wrk at each level of concurrency, beside a bare Bun server under the same load. */
+  const searchUnderLoad = async (base: string, searches: [string, string[]][]) => {
+    for (const connections of searchConnections) {
+      console.log(`-- buscas sob carga: wrk, ${connections} conexões, 2 threads, 10 s por tipo (${machineLoad()}) --`)
+      for (const [name, urls] of searches) {
+        const r = await wrkLoad(base, urls.map((u) => u.slice(base.length)), connections)
+        if (!r) return
+        console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, p99 ${fmt(r.p99)} ms, máx. ${fmt(r.max)} ms${r.errors || r.non2xx ? `, erros ${r.errors}, não 2xx ${r.non2xx}` : ''}`)
+      }
+      const bare = await bareBunWrk(connections)
+      if (bare) console.log(`Bun puro (1 processo), mesma carga: ${bare.rps} req/s, p50 ${fmt(bare.p50)} ms, p95 ${fmt(bare.p95)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+    }
+  }
+
   /** The server as shipped (prewarm on), measured with one set of never-asked CNPJs. */
   const measureServer = async (pass: number) => {
     const [warm, cnpjs, completos, sociosCnpjs, cold] = passes[pass]!
@@ -214,7 +312,15 @@ for (const companies of sizes) {
       console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
       const warmed = await server.prewarmed
       console.log(`pré-leitura: ${warmed}`)
-      const enc = encodeURIComponent
+      if (searchOnly) {
+        const searches = searchSets(base)
+        for (const [name, urls] of searches) {
+          const r = await timed(urls, Math.max(1, Math.ceil(40 / urls.length)))
+          console.log(`${name}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms (${r.n} pedidos)`)
+        }
+        await searchUnderLoad(base, searches)
+        return
+      }
       await timed(warm.map((x) => `${base}/v1/cnpj/empresa/${x}`))
       const empresa = await timed(cnpjs.map((x) => `${base}/v1/cnpj/empresa/${x}`))
       const completo = await timed(completos.map((x) => `${base}/v1/cnpj/empresa/${x}/completo`))
@@ -226,17 +332,7 @@ for (const companies of sizes) {
       console.log(`/socios (1 cliente): p50 ${fmt(socios.p50)} ms, p99 ${fmt(socios.p99)} ms`)
       console.log(`/situacao, mesmos CNPJs logo depois (1 cliente): p50 ${fmt(situacao.p50)} ms, p99 ${fmt(situacao.p99)} ms`)
       console.log(`/empresa repetida (páginas já lidas): p50 ${fmt(cached.p50)} ms, p99 ${fmt(cached.p99)} ms`)
-      const searches: [string, string[]][] = [
-        ['busca nome comum (COMERCIO, SILVA, SERVICOS, ALIMENTOS)', ['COMERCIO', 'SILVA', 'SERVICOS', 'ALIMENTOS'].map((w) => `${base}/v1/cnpj/busca?nome=${w}`)],
-        ['busca nome comum + uf (SP, AC)', ['COMERCIO', 'SILVA', 'SERVICOS'].flatMap((w) => ['SP', 'AC'].map((uf) => `${base}/v1/cnpj/busca?nome=${w}&uf=${uf}`))],
-        ['busca nome raro (razão social inteira)', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}`)],
-        ['busca nome raro + uf', rare.map((n) => `${base}/v1/cnpj/busca?nome=${enc(n)}&uf=SP`)],
-        ['busca dois termos comuns raros juntos (COMERCIO JOAO)', [`${base}/v1/cnpj/busca?nome=COMERCIO%20JOAO`, `${base}/v1/cnpj/busca?nome=FARMACIA%20SILVA`]],
-        ['socio/busca comum (SILVA, MARIA)', ['SILVA', 'MARIA', 'JOSE SANTOS'].map((w) => `${base}/v1/cnpj/socio/busca?nome=${enc(w)}`)],
-        ['socio/busca raro (nome inteiro)', partners.map((n) => `${base}/v1/cnpj/socio/busca?nome=${enc(n)}`)],
-        [`filtros: uf + cnae + situacao (cnae ${cnae})`, ['SP', 'AC', 'MG'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}&cnae=${cnae}&situacao=ativa`)],
-        ['filtros: uf só', ['SP', 'RR'].map((uf) => `${base}/v1/cnpj/busca?uf=${uf}`)],
-      ]
+      const searches = searchSets(base)
       for (const [name, urls] of searches) {
         const r = await timed(urls, Math.max(1, Math.ceil(40 / urls.length)))
         console.log(`${name}: p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms (${r.n} pedidos)`)
@@ -254,6 +350,7 @@ for (const companies of sizes) {
       console.log(`vazão /empresa, 1000 CNPJs repetidos: ${loadedHot.rps} req/s, p50 ${loadedHot.p50} ms, p99 ${loadedHot.p99} ms, erros ${loadedHot.errors} → ${ratio(loadedHot.rps)}`)
       console.log(`vazão Bun puro (mesma carga): ${bareOne.rps} req/s com 1 processo${rss.processes > 1 ? `, ${bareSame.rps} req/s com ${rss.processes}` : ''}`)
       console.log(`RSS do servidor após a carga (${rss.processes} processo(s), somados): ${mb(rss.rss)} (soma dos picos ${mb(rss.hwm)})`)
+      await searchUnderLoad(base, searches)
     } finally {
       await server.stop()
     }

@@ -5,6 +5,8 @@
 import type { FlagSpec } from '../src/cli/args'
 import type { UpstreamSetting } from '../src/core/upstream'
 import { cnpjIngest } from './cnpj/command'
+import { integridadeIngest } from './integridade/command'
+import { licitacoesIngest } from './licitacoes/command'
 
 export interface IngestContext {
   /** The command's own flags, parsed (names with their dashes). */
@@ -38,7 +40,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

@@ -3,5 +3,7 @@
 import type { Dataset } from '../core/dataset'
 import { cnpj } from './cnpj'
 import { ferramentas } from './ferramentas'
+import { integridade } from './integridade'
+import { licitacoes } from './licitacoes'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade]

@@ -1,0 +1,166 @@
+// The procurement routes over the bundled sample (recorded real-format PNCP answers replayed through
+// the sync), and the open-tenders cache states against a local PNCP that is slow, down and back.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { startReplay } from '../../ingest/lib/replay'
+import { get, testApp } from '../helpers'
+import { freshAmostra } from './amostra'
+import { sampleDir } from './helpers'
+
+// A local PNCP for the feed's refreshes (the sample's copy dates from its recording: old, so stale).
+const pncp = startReplay()
+process.env.PNCP_URL = pncp.url
+const PROPOSTA = readFileSync(join(import.meta.dir, 'fixtures', 'abertas', 'proposta-6-p1.json'), 'utf8')
+pncp.on('/v1/contratacoes/proposta', () => ({ status: 200, body: PROPOSTA, headers: { 'content-type': 'application/json' } }))
+pncp.on('/v1/contratacoes/proposta', () => ({ status: 204 }), { uf: 'AC' })
+pncp.stop()
+
+const dataDir = await sampleDir()
+const { app } = await testApp({ dataDir })
+afterAll(async () => {
+  await app.close()
+  pncp.close()
+})
+
+describe('/v1/licitacoes/fornecedor/{cnpj}', () => {
+  test('every establishment of the root, newest signature first; a rectified contract counted once with its new value', async () => {
+    const r = await get(app, '/v1/licitacoes/fornecedor/11.222.333%2F0002-62')
+    expect(r.status).toBe(200)
+    expect(r.body.cnpj).toBe('11222333000262')
+    expect(r.body.resumo).toEqual({ total_contratos: 2, valor_total: 60711.25, orgaos_distintos: 1 })
+    expect(r.body.contratos.map((c: any) => [c.numero_controle_pncp, c.cnpj_fornecedor, c.data_assinatura, c.valor_global])).toEqual([
+      ['99887766000105-2-000007/2024', '11222333000262', '2024-08-02', 48210.75],
+      ['99887766000105-2-000001/2022', '11222333000181', '2022-12-20', 12500.5],
+    ])
+    expect(r.body.contratos[0]).toEqual({
+      numero_controle_pncp: '99887766000105-2-000007/2024',
+      cnpj_fornecedor: '11222333000262',
+      orgao: { cnpj: '99887766000105', razao_social: 'MUNICIPIO FICTICIO DE TESTE', esfera: 'municipal', poder: 'executivo' },
+      unidade: { nome: 'FUNDO MUNICIPAL FICTICIO DE ASSISTENCIA SOCIAL', municipio: 'Contagem', uf: 'MG' },
+      objeto: 'AQUISIÇÃO DE GÊNEROS ALIMENTÍCIOS PARA O RESTAURANTE POPULAR',
+      valor_inicial: 48210.75,
+      valor_global: 48210.75,
+      data_assinatura: '2024-08-02',
+      vigencia_inicio: '2024-08-05',
+      vigencia_fim: '2025-08-04',
+      tipo: 'Contrato (termo inicial)',
+      link: 'https://pncp.gov.br/app/contratos/99887766000105/2024/7',
+    })
+    expect(r.body.fonte).toEqual({ base: 'PNCP/contratos', referencia: '2024-08-14', desde: '2023-01-02', atualizado_em: '2024-08-15T15:00:00.000Z' })
+  })
+
+  test('the real CNEN contract of SCIAVICCO', async () => {
+    const r = await get(app, '/v1/licitacoes/fornecedor/23747090000184')
+    expect(r.body.resumo).toEqual({ total_contratos: 1, valor_total: 2370.41, orgaos_distintos: 1 })
+    expect(r.body.contratos[0]).toMatchObject({ numero_controle_pncp: '00402552000126-2-000322/2022', tipo: 'Empenho', unidade: { nome: 'CENTRO REG. DE CIENCIAS NUCLEARES DO NORDESTE', municipio: 'Recife', uf: 'PE' } })
+  })
+
+  test('no contract: 200 with zeros; an individual supplier (CPF) left no trace', async () => {
+    const r = await get(app, '/v1/licitacoes/fornecedor/33683111000280')
+    expect(r.status).toBe(200)
+    expect(r.body.resumo).toEqual({ total_contratos: 0, valor_total: 0, orgaos_distintos: 0 })
+    expect(r.body.contratos).toEqual([])
+    const db = readFileSync(join(dataDir, 'licitacoes', 'contratos.sqlite'))
+    expect(db.includes(Buffer.from('12345678909'))).toBe(false)
+    expect(db.includes(Buffer.from('FULANO'))).toBe(false)
+  })
+
+  test('an invalid CNPJ is a 400 before any lookup', async () => {
+    const r = await get(app, '/v1/licitacoes/fornecedor/11222333000199')
+    expect(r.status).toBe(400)
+    expect(r.body.erro.codigo).toBe('cnpj_invalido')
+  })
+
+  test('no index: 503 saying how to build it', async () => {
+    const { app: empty } = await testApp()
+    const r = await get(empty, '/v1/licitacoes/fornecedor/48061037000156')
+    expect(r.status).toBe(503)
+    expect(r.body.erro.mensagem).toContain('dadosbr ingest licitacoes')
+    await empty.close()
+  })
+})
+
+describe('/v1/licitacoes/amostra', () => {
+  test('the real supplier from the index, and the embedded copy equal to a fresh build', async () => {
+    const r = await get(app, '/v1/licitacoes/amostra')
+    expect(r.status).toBe(200)
+    expect(r.body.amostra).toBe(true)
+    expect(r.body.cnpj).toBe('48061037000156')
+    const copy = JSON.parse(readFileSync(join(import.meta.dir, '..', '..', 'src', 'datasets', 'licitacoes', 'amostra.json'), 'utf8'))
+    expect(copy).toEqual(await freshAmostra()) // if this fails: bun test/licitacoes/amostra.ts
+    expect(r.body).toEqual(copy)
+  })
+
+  test('without an index, the embedded copy', async () => {
+    const { app: empty } = await testApp()
+    const r = await get(empty, '/v1/licitacoes/amostra')
+    expect(r.status).toBe(200)
+    expect(r.body.cnpj).toBe('48061037000156')
+    await empty.close()
+  })
+})
+
+describe('/v1/licitacoes/abertas', () => {
+  test('PNCP down: the recorded copy, cache_servido, at once', async () => {
+    const r = await get(app, '/v1/licitacoes/abertas')
+    expect(r.status).toBe(200)
+    expect(r.body.total).toBe(2)
+    expect(r.body.pagina).toBe(1)
+    // Closing soonest first.
+    expect(r.body.oportunidades.map((o: any) => o.numero_controle_pncp)).toEqual(['99887766000105-1-000012/2023', '14232086000192-1-000060/2023'])
+    expect(r.body.fonte).toMatchObject({ base: 'PNCP/contratacoes/proposta', consultado_em: '2023-10-17T16:00:00.000Z', atualiza_a_cada_minutos: 30, cache: true, status: 'cache_servido' })
+    expect(r.body.fonte.defasagem_segundos).toBeGreaterThan(86_400)
+  })
+
+  test('a query never fetched: fonte_indisponivel with an empty list, no wait', async () => {
+    const r = await get(app, '/v1/licitacoes/abertas?uf=sp&modalidade=06&por_pagina=5')
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ total: 0, pagina: 1, oportunidades: [], fonte: { base: 'PNCP/contratacoes/proposta', consultado_em: null, defasagem_segundos: null, atualiza_a_cada_minutos: 30, cache: false, status: 'fonte_indisponivel' } })
+  })
+
+  test('PNCP back: the refresh lands and the copy is ok; pages slice it', async () => {
+    pncp.start()
+    process.env.PNCP_URL = pncp.url
+    const runner = app.ctx.feeds
+    await runner.refresh('licitacoes-abertas', '6')
+    const r = await get(app, '/v1/licitacoes/abertas?por_pagina=1&pagina=2')
+    expect(r.body.fonte.status).toBe('ok')
+    expect(r.body.total).toBe(2)
+    expect(r.body.oportunidades.map((o: any) => o.numero_controle_pncp)).toEqual(['14232086000192-1-000060/2023'])
+    // 204 (no open tender in the UF) is an empty copy, fetched: ok.
+    await runner.refresh('licitacoes-abertas', '6-AC')
+    const ac = await get(app, '/v1/licitacoes/abertas?uf=AC')
+    expect(ac.body).toMatchObject({ total: 0, oportunidades: [], fonte: { status: 'ok' } })
+    const asked = pncp.requests.find((q) => q.path.startsWith('/v1/contratacoes/proposta') && q.path.includes('uf=AC'))!.path
+    expect(asked).toMatch(/dataFinal=\d{8}&codigoModalidadeContratacao=6&uf=AC&pagina=1&tamanhoPagina=50/)
+  })
+
+  test('PNCP slow: the request is answered from the copy while the refresh runs', async () => {
+    pncp.fault = { kind: 'slow', delayMs: 30_000 }
+    try {
+      const r = await get(app, '/v1/licitacoes/abertas?modalidade=8')
+      expect(r.status).toBe(200)
+      expect(r.body.fonte.status).toBe('fonte_indisponivel')
+      const again = await get(app, '/v1/licitacoes/abertas')
+      expect(again.body.fonte.status).toBe('ok')
+    } finally {
+      pncp.fault = { kind: 'none' }
+      pncp.stop() // the pending slow answer is dropped
+    }
+  })
+
+  test('bad parameters are 400s', async () => {
+    for (const [q, msg] of [
+      ['uf=XX', "parâmetro de consulta 'uf': deve ser a sigla de uma UF (duas letras, ex. SP)"],
+      ['modalidade=14', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
+      ['modalidade=abc', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
+      ['por_pagina=51', "parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 50"],
+      ['pagina=0', "parâmetro de consulta 'pagina': deve ser um número inteiro de 1 a 1000000"],
+    ] as const) {
+      const r = await get(app, `/v1/licitacoes/abertas?${q}`)
+      expect(r.status).toBe(400)
+      expect(r.body.erro).toEqual({ codigo: 'parametro_invalido', mensagem: msg })
+    }
+  })
+})

@@ -76,3 +76,90 @@ export async function writeZip(path: string, entryName: string, content: Uint8Ar
   await w.write(content)
   await w.close()
 }
+
+export interface ZipArchive {
+  /** Starts the next entry; the previous one must be closed first. */
+  entry(name: string): Promise<ZipWriter>
+  /** Writes the central directory (after the last entry is closed). */
+  close(): Promise<void>
+}
+
+/**
+ * Streaming writer of a zip with several entries (the CVM's zips: a month's portfolio blocks, the
+ * fund registry's three files), same layout as createZipWriter: deflate, data descriptors, ZIP64
+ * only when a size or offset needs it.
+ */
+export async function createZipArchive(path: string, options: { level?: number } = {}): Promise<ZipArchive> {
+  const out: WriteStream = createWriteStream(path)
+  await once(out, 'open')
+  let offset = 0
+  const put = async (b: Uint8Array) => {
+    offset += b.length
+    if (!out.write(b)) await once(out, 'drain')
+  }
+  const central: Buffer[] = []
+  let open = false
+  return {
+    async entry(entryName) {
+      if (open) throw new Error('zip: a entrada anterior não foi fechada')
+      open = true
+      const name = Buffer.from(entryName, 'latin1')
+      const headerOffset = offset
+      await put(Buffer.concat([u32(0x04034b50), u16(20), u16(0x0008), u16(8), u16(DOS_TIME), u16(DOS_DATE), u32(0), u32(0), u32(0), u16(name.length), u16(0), name]))
+      const dataStart = offset
+      const deflate = createDeflateRaw({ level: options.level ?? constants.Z_BEST_SPEED, chunkSize: 1 << 20 })
+      let crc = 0
+      let size = 0
+      const drained = (async () => {
+        for await (const chunk of deflate as AsyncIterable<Buffer>) await put(chunk)
+      })()
+      return {
+        async write(chunk) {
+          crc = Bun.hash.crc32(chunk, crc)
+          size += chunk.length
+          if (!deflate.write(chunk)) await once(deflate, 'drain')
+        },
+        async close() {
+          deflate.end()
+          await drained
+          const compressed = offset - dataStart
+          const zip64 = size >= 0xffffffff || compressed >= 0xffffffff || headerOffset >= 0xffffffff
+          await put(zip64
+            ? Buffer.concat([u32(0x08074b50), u32(crc), u64(compressed), u64(size)])
+            : Buffer.concat([u32(0x08074b50), u32(crc), u32(compressed), u32(size)]))
+          const extra = zip64 ? Buffer.concat([u16(1), u16(24), u64(size), u64(compressed), u64(headerOffset)]) : Buffer.alloc(0)
+          central.push(Buffer.concat([u32(0x02014b50), u16(zip64 ? 45 : 20), u16(zip64 ? 45 : 20), u16(0x0008), u16(8), u16(DOS_TIME), u16(DOS_DATE),
+            u32(crc), u32(zip64 ? 0xffffffff : compressed), u32(zip64 ? 0xffffffff : size), u16(name.length), u16(extra.length), u16(0),
+            u16(0), u16(0), u32(0), u32(zip64 ? 0xffffffff : headerOffset), name, extra]))
+          open = false
+        },
+      }
+    },
+    async close() {
+      if (open) throw new Error('zip: a última entrada não foi fechada')
+      const cdStart = offset
+      for (const c of central) await put(c)
+      const cdEnd = offset
+      const zip64 = cdStart >= 0xffffffff || central.length >= 0xffff
+      if (zip64) {
+        await put(Buffer.concat([u32(0x06064b50), u64(44), u16(45), u16(45), u32(0), u32(0), u64(central.length), u64(central.length), u64(cdEnd - cdStart), u64(cdStart)]))
+        await put(Buffer.concat([u32(0x07064b50), u32(0), u64(cdEnd), u32(1)]))
+      }
+      await put(Buffer.concat([u32(0x06054b50), u16(0), u16(0), u16(zip64 ? 0xffff : central.length), u16(zip64 ? 0xffff : central.length),
+        u32(zip64 ? 0xffffffff : cdEnd - cdStart), u32(zip64 ? 0xffffffff : cdStart), u16(0)]))
+      out.end()
+      await once(out, 'close')
+    },
+  }
+}
+
+/** Writes a small zip of several whole files (fixtures), in the order given. */
+export async function writeZipEntries(path: string, entries: { name: string; content: Uint8Array }[]): Promise<void> {
+  const zip = await createZipArchive(path)
+  for (const e of entries) {
+    const w = await zip.entry(e.name)
+    await w.write(e.content)
+    await w.close()
+  }
+  await zip.close()
+}

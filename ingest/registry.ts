@@ -5,6 +5,7 @@
 import type { FlagSpec } from '../src/cli/args'
 import type { UpstreamSetting } from '../src/core/upstream'
 import { cnpjIngest } from './cnpj/command'
+import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
 import { licitacoesIngest } from './licitacoes/command'
 
@@ -40,7 +41,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

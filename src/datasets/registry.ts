@@ -3,7 +3,8 @@
 import type { Dataset } from '../core/dataset'
 import { cnpj } from './cnpj'
 import { ferramentas } from './ferramentas'
+import { fundos } from './fundos'
 import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos]

@@ -144,7 +144,10 @@ export function startReplay(routes: Route[] = [], port = 0): ReplayServer {
       // Announce the whole length, send part of it, then close: what a cut download looks like.
       const cut = bytes.subarray(0, Math.min(fault.bytes, bytes.length))
       headers.set('content-length', String(bytes.length))
-      return new Response(new ReadableStream({ start: (c) => { c.enqueue(cut); c.error(new Error('corte simulado')) } }), { status, headers })
+      // The bytes go out first and the error on the next pull: an error raised with them queued
+      // would discard them, and the client would see a cut at byte 0 whatever `bytes` says.
+      let sent = false
+      return new Response(new ReadableStream({ pull: async (c) => { if (sent) { await Bun.sleep(20); c.error(new Error('corte simulado')) } else { sent = true; c.enqueue(cut) } } }), { status, headers })
     }
     // Range requests (download resume).
     const range = request.headers.get('range')

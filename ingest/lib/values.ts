@@ -85,3 +85,14 @@ export function classifyDocument(raw: string | undefined): { kind: DocumentKind;
   if (/^\d{11}$/.test(s) || /^\*{3}\d{6}\*{2}$/.test(s)) return { kind: 'cpf', value: '' }
   return { kind: 'outro', value: s }
 }
+
+/**
+ * A name as a source publishes it, with a CPF that ends it masked as the Receita masks partner
+ * CPFs (three asterisks, the 4th to 9th digits, two asterisks). An individual entrepreneur's
+ * registered name can end in the owner's CPF ("MARIA DA SILVA 12345678909"), and sanctions lists
+ * copy it: no file or answer may hold it in full (LGPD). Eleven digits ending the name, with or
+ * without the CPF's dots and dash; the check digits are not required.
+ */
+export function maskTrailingCpf(name: string): string {
+  return name.replace(/(^| )(\d{3})\.?(\d{3})\.?(\d{3})-?(\d{2})$/, '$1***$3$4**')
+}

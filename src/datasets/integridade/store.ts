@@ -1,0 +1,58 @@
+// The integrity build in use: its SQLite file opened immutable, the one statement a screening
+// runs, and the lists' dates (fonte). Follows data/integridade/current: a new daily build is picked
+// up without restart, and a request in flight finishes on the build it started with.
+import type { Database, Statement } from 'bun:sqlite'
+import { join } from 'node:path'
+import type { Config } from '../../core/config'
+import type { Logger } from '../../core/log'
+import { openSnapshot, type SnapshotStore } from '../../core/stores/snapshot'
+import { openImmutable } from '../../core/stores/sqlite'
+import { DATASET, DB_FILE, FORMAT, LISTAS, type IntegridadeManifest, type Lista } from './layout'
+
+export interface LinhaApontamento {
+  lista: Lista
+  cnpj: string
+  fim: string | null
+  situacao: string | null
+  corpo: string
+}
+
+export interface IntegridadeFiles {
+  db: Database
+  /** Every record of an 8-character root, grouped by list, newest first. */
+  porRaiz: Statement<LinhaApontamento, [string]>
+  fonte: { base: 'CGU/MTE'; referencia: string; listas: Record<Lista, string> }
+}
+
+export type IntegridadeStore = SnapshotStore<IntegridadeFiles, IntegridadeManifest>
+
+export function openIntegridadeFiles(dir: string, manifest: IntegridadeManifest): IntegridadeFiles {
+  const db = openImmutable(join(dir, DB_FILE))
+  try {
+    const datas = new Map(db.query<{ lista: Lista; referencia: string }, []>('SELECT lista, referencia FROM listas').all().map((r) => [r.lista, r.referencia]))
+    // In the answer's order.
+    const listas = {} as Record<Lista, string>
+    for (const l of LISTAS) {
+      const d = datas.get(l)
+      if (!d) throw new Error(`${dir}: lista ${l} ausente`)
+      listas[l] = d
+    }
+    return {
+      db,
+      porRaiz: db.query<LinhaApontamento, [string]>('SELECT lista, cnpj, fim, situacao, corpo FROM apontamentos WHERE raiz = ? ORDER BY lista, ordem'),
+      fonte: { base: 'CGU/MTE', referencia: manifest.referencia, listas },
+    }
+  } catch (err) {
+    db.close()
+    throw err
+  }
+}
+
+export function openIntegridadeStore(config: Config, log: Logger): Promise<IntegridadeStore> {
+  return openSnapshot<IntegridadeFiles, IntegridadeManifest>(config, log, {
+    dataset: DATASET,
+    formato: FORMAT,
+    open: (dir, manifest) => openIntegridadeFiles(dir, manifest),
+    close: (files) => files.db.close(),
+  })
+}

@@ -138,28 +138,27 @@ export const NOTA_DEFASAGEM =
 export function carteira(files: FundosFiles, cnpj: string): CarteiraBody {
   const loaded = files.meta.competencias.map((c) => c.competencia)
   const row = files.sql.carteira.get(cnpj) as { competencia: string; corpo: string } | null
-  const base = {
-    cnpj, competencias_carregadas: loaded, fonte: files.fonte,
-  }
+  const tail = { competencias_carregadas: loaded, fonte: files.fonte }
   if (!row) {
     const known = files.sql.consulta.get(cnpj) as { corpo: string } | null
     const nome = known ? (JSON.parse(known.corpo) as { nome: string | null }).nome : null
     const where = loaded.length ? `nas competências carregadas (${loaded.join(', ')})` : 'porque nenhuma competência de carteira está carregada'
     return {
-      ...base, encontrado: false, nome, competencia: null, data_posicao: null,
+      cnpj, encontrado: false,
       mensagem: known ? `o fundo consta no cadastro, mas não divulgou carteira (CDA) ${where}` : `CNPJ válido, mas sem carteira (CDA) ${where} e fora do cadastro de fundos`,
-      defasagem: { dias: null, nota: NOTA_DEFASAGEM }, patrimonio_liquido: null, valor_acoes_bdrs: 0, percentual_pl: null, total_ativos: 0, ativos: [],
+      nome, competencia: null, data_posicao: null, defasagem: { dias: null, nota: NOTA_DEFASAGEM }, patrimonio_liquido: null, valor_acoes_bdrs: 0,
+      percentual_pl: null, total_ativos: 0, ativos: [], ...tail,
     }
   }
   const c = JSON.parse(row.corpo) as CarteiraCorpo
   const valor = cents(c.ativos.reduce((n, a) => n + a.valor_mercado, 0))
   return {
-    ...base, encontrado: true, mensagem: c.ativos.length ? null : 'o fundo divulgou a carteira da competência, mas sem ações, units nem BDRs',
+    cnpj, encontrado: true, mensagem: c.ativos.length ? null : 'o fundo divulgou a carteira da competência, mas sem ações, units nem BDRs',
     nome: c.nome, competencia: row.competencia, data_posicao: c.data,
     defasagem: { dias: c.data ? Math.round(dayNumber(files.meta.dia_consolidado) - dayNumber(c.data)) : null, nota: NOTA_DEFASAGEM },
     patrimonio_liquido: c.patrimonio_liquido === null ? null : cents(c.patrimonio_liquido), valor_acoes_bdrs: valor,
     percentual_pl: c.patrimonio_liquido ? Math.round((valor / c.patrimonio_liquido) * 1e6) / 1e4 : null,
-    total_ativos: c.ativos.length, ativos: c.ativos,
+    total_ativos: c.ativos.length, ativos: c.ativos, ...tail,
   }
 }
 

@@ -4,6 +4,7 @@
 // embedded in the executable so `dadosbr ingest <base> --amostra` works anywhere.
 import type { FlagSpec } from '../src/cli/args'
 import type { UpstreamSetting } from '../src/core/upstream'
+import { bcbIngest } from './bcb/command'
 import { cnpjIngest } from './cnpj/command'
 import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
@@ -41,7 +42,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

@@ -1,10 +1,11 @@
 // Every dataset of the service. Adding one = a folder under src/datasets/ (and ingest/,
 // test/) plus one line here; the registry test checks the rest.
 import type { Dataset } from '../core/dataset'
+import { bcb } from './bcb'
 import { cnpj } from './cnpj'
 import { ferramentas } from './ferramentas'
 import { fundos } from './fundos'
 import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb]

@@ -37,6 +37,10 @@ export function companySearchSql(extra: string[]) {
   const match = `FROM empresa_fts f JOIN empresa_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT} WHERE empresa_fts MATCH $match AND f.rowid BETWEEN $lo AND $hi${filters}`
   return {
     page: `SELECT f.rowid AS id, d.cnpj ${match} ORDER BY f.rowid LIMIT $limit`,
+    /** The page's ids only (their CNPJs are read once, for the merged page: cnpjsByDocKey). */
+    pageIds: extra.length
+      ? `SELECT f.rowid AS id ${match} ORDER BY f.rowid LIMIT $limit`
+      : `SELECT rowid AS id FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi ORDER BY rowid LIMIT $limit`,
     ids: extra.length
       ? `SELECT f.rowid AS id ${match} LIMIT 10001`
       : `SELECT rowid AS id FROM empresa_fts WHERE empresa_fts MATCH $match AND rowid BETWEEN $lo AND $hi LIMIT 10001`,

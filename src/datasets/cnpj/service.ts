@@ -271,20 +271,21 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
     const [lo, hi] = [rowidRange(situacaoSlot, 0)[0], rowidRange(situacaoSlot, 31)[1]]
     const ids = (files.search.query(sql.ids).values({ ...params, $lo: lo, $hi: hi }) as [number][]).map(([id]) => Number(id))
     total = ids.length
-    if (ids.length <= MAX_RESULT_WINDOW) {
-      const pageIds = ids.sort(byRank).slice(offset, offset + q.por_pagina)
-      const found = new Map((files.search.query(cnpjsByDocKey(pageIds.length)).all(...pageIds.map(docKey)) as Row[]).map((r) => [Number(r.chave), r.cnpj]))
-      rows = pageIds.filter((id) => found.has(docKey(id))).map((id) => ({ id, cnpj: found.get(docKey(id)) }))
-    } else {
+    let pageIds: number[]
+    if (ids.length <= MAX_RESULT_WINDOW) pageIds = ids.sort(byRank).slice(offset, offset + q.por_pagina)
+    else {
       // Many matches: each UF partition is already in rank order; take each one's first
-      // offset+limit rows and merge.
-      const page: Row[] = []
+      // offset+limit ids and merge. Ids only, then the page's CNPJs in one read: the join in
+      // each of the 29 partition reads was 0.65 of their 1.07 ms (common word, 10 M companies).
+      const merged: number[] = []
       for (const slot of ufSlots) {
         const [plo, phi] = rowidRange(situacaoSlot, slot)
-        page.push(...(files.search.query(sql.page).all({ ...params, $lo: plo, $hi: phi, $limit: offset + q.por_pagina }) as Row[]))
+        for (const [id] of files.search.query(sql.pageIds).values({ ...params, $lo: plo, $hi: phi, $limit: offset + q.por_pagina }) as [number][]) merged.push(Number(id))
       }
-      rows = page.sort((x, y) => byRank(Number(x.id), Number(y.id))).slice(offset, offset + q.por_pagina)
+      pageIds = merged.sort(byRank).slice(offset, offset + q.por_pagina)
     }
+    const found = new Map((files.search.query(cnpjsByDocKey(pageIds.length)).all(...pageIds.map(docKey)) as Row[]).map((r) => [Number(r.chave), r.cnpj]))
+    rows = pageIds.filter((id) => found.has(docKey(id))).map((id) => ({ id, cnpj: found.get(docKey(id)) }))
   } else {
     const [lo, hi] = ufSlots.length ? rowidRange(situacaoSlot, ufSlots[0]!) : [1, 0]
     total = (files.search.query(sql.count).get({ ...params, $lo: lo, $hi: hi }) as { n: number }).n

@@ -4,15 +4,14 @@
 import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { abertasFeed } from '../../src/datasets/licitacoes/feed'
-import { FORMAT, META } from '../../src/datasets/licitacoes/layout'
+import { DATASET_DIR, FORMAT } from '../../src/datasets/licitacoes/layout'
 import { PNCP } from '../../src/datasets/licitacoes/pncp'
 import { copyBundled } from '../lib/bundled'
 import { installFeedSample } from '../lib/feed-sample'
 import { loadRecordings, readRecordingIndex, startReplay } from '../lib/replay'
 import type { IngestContext, IngestDataset } from '../registry'
-import { existsSync } from 'node:fs'
-import { Database } from 'bun:sqlite'
-import { dbPath } from './db'
+import { currentManifest } from '../lib/snapshot'
+import type { ContractsManifest } from './compact'
 import { FIRST_DAY, syncContracts, type SyncSummary } from './sync'
 
 const CONTRACTS_SAMPLE = 'test/licitacoes/fixtures/contratos'
@@ -38,29 +37,19 @@ function intFlag(value: unknown, name: string, min: number, max: number): number
 function describe(s: SyncSummary): string {
   const dropped = s.descartados.fornecedor_nao_pj + s.descartados.sem_numero
   const pending = s.dias_pendentes.length ? `; ${s.dias_pendentes.length} dia(s) a ler de novo na próxima vez (${s.dias_pendentes.slice(0, 3).join(', ')}${s.dias_pendentes.length > 3 ? '...' : ''})` : ''
+  const built = s.compactacao && s.compactacao.modo !== 'nada' ? `índice ${s.compactacao.modo === 'completa' ? 'reconstruído' : 'atualizado'} em ${s.compactacao.segundos.toFixed(1)} s` : 'índice sem mudança'
   return (
     `contratos do PNCP sincronizados até ${s.sincronizado_ate ?? 'nenhum dia'} (desde ${s.desde}) em ${s.segundos.toFixed(1)} s: ` +
-    `${s.dias_lidos} dias lidos, ${s.paginas} páginas, ${s.contratos_inseridos} contratos novos, ${s.contratos_substituidos} substituídos ` +
-    `(${s.atualizacoes} por atualização), ${dropped} descartados (pessoa física, estrangeiro ou sem número)${pending}`
+    `${s.dias_lidos} dias lidos, ${s.paginas} páginas, ${s.contratos_lidos} contratos lidos (${s.atualizacoes} por atualização), ` +
+    `${dropped} descartados (pessoa física, estrangeiro ou sem número); ${built}, ${s.contratos_no_indice} contratos no índice${pending}`
   )
 }
 
 /** What the contracts index in use is: the bundled sample, a real index (kept by `make run`), or none. */
 function indexInPlace(dataDir: string): 'amostra' | 'real' | null {
-  const path = dbPath(dataDir)
-  if (!existsSync(path)) return null
-  try {
-    const db = new Database(path, { readonly: true })
-    try {
-      const get = (k: string) => (db.query('SELECT valor FROM meta WHERE chave = ?1').get(k) as { valor: string } | null)?.valor
-      if (get(META.formato) !== String(FORMAT)) return null
-      return get(META.desde) === SAMPLE_DAYS.desde && get(META.sincronizadoAte) === SAMPLE_DAYS.ate ? 'amostra' : 'real'
-    } finally {
-      db.close()
-    }
-  } catch {
-    return null
-  }
+  const m = currentManifest<ContractsManifest>(dataDir, DATASET_DIR)
+  if (m?.formato !== FORMAT) return null
+  return m.desde === SAMPLE_DAYS.desde && m.sincronizado_ate === SAMPLE_DAYS.ate ? 'amostra' : 'real'
 }
 
 export const licitacoesIngest: IngestDataset = {
@@ -71,7 +60,8 @@ export const licitacoesIngest: IngestDataset = {
   upstreams: [PNCP],
   help:
     'Lê /v1/contratos do PNCP por dia de publicação, todas as páginas, e grava cada dia inteiro de uma vez em\n' +
-    'data/licitacoes/contratos.sqlite, que o servidor lê enquanto isso (não precisa reiniciar). A primeira vez lê\n' +
+    'data/licitacoes/sync.sqlite; no fim (e a cada hora de uma leitura longa) constrói o índice servido numa pasta nova\n' +
+    'e troca data/licitacoes/current (o servidor passa a usá-lo sozinho, sem reiniciar). A primeira vez lê\n' +
     'todo o PNCP (de 2021 até hoje: dias de consultas, pois o PNCP leva 15-22 s por consulta); as seguintes leem só\n' +
     'os dias que faltam e /v1/contratos/atualizacao desde a última vez (um contrato retificado substitui o anterior).\n' +
     'Interrompido, recomeça de onde parou. fonte.referencia das respostas diz até que dia tudo foi lido.',
@@ -93,8 +83,9 @@ export const licitacoesIngest: IngestDataset = {
     const lines: string[] = []
     const inPlace = onlyIfNeeded ? indexInPlace(ctx.dataDir) : null
     // A real index may hold days of PNCP queries: `make run` never replaces it with the sample.
-    if (inPlace === 'amostra') lines.push(`contratos do PNCP: amostra já está em ${dbPath(ctx.dataDir)}, nada a fazer`)
-    else if (inPlace === 'real') lines.push(`contratos do PNCP: ${dbPath(ctx.dataDir)} tem um índice real, mantido (a amostra não o substitui)`)
+    const where = join(ctx.dataDir, DATASET_DIR)
+    if (inPlace === 'amostra') lines.push(`contratos do PNCP: amostra já está em ${where}, nada a fazer`)
+    else if (inPlace === 'real') lines.push(`contratos do PNCP: ${where} tem um índice real, mantido (a amostra não o substitui)`)
     else lines.push(await buildContractsSample(ctx))
     lines.push(await installFeedSample({ dataDir: ctx.dataDir, feeds: [abertasFeed], recordings: TENDERS_SAMPLE, onlyIfNeeded }))
     return lines.join('\n')

@@ -1,7 +1,8 @@
 // The contracts sync: reads PNCP's /v1/contratos one publication day at a time, every page, and
-// writes each day whole (ContractIndex.write), then /v1/contratos/atualizacao for what changed
-// since the last run (a rectified contract replaces its earlier version). Days already read are
-// skipped, so an interrupted sync restarts where it stopped. PNCP is slow (15-22 s a query) and
+// appends each day whole to sync.sqlite (SyncFile.stage), then /v1/contratos/atualizacao for what
+// changed since the last run (a rectified contract replaces its earlier version), then compacts
+// it all into a new build of the served index (compact.ts; also every hour of a long run). Days
+// already read are skipped, so an interrupted sync restarts where it stopped. PNCP is slow (15-22 s a query) and
 // fails often: a bounded number of requests in flight, retries with backoff on network errors,
 // 429 (Retry-After) and 5xx, a malformed page read again, 204 as an empty page; a day whose pages
 // disagree (PNCP changed the list while it was being paged) is read again, and left unfinished
@@ -11,7 +12,9 @@ import { progress } from '../lib/progress'
 import { META } from '../../src/datasets/licitacoes/layout'
 import { addDays, PNCP, pncpDate, readPage, todayBrasilia, type PncpContrato, type PncpPage } from '../../src/datasets/licitacoes/pncp'
 import { fetchUpstream, upstreamUrl, UpstreamError } from '../../src/core/upstream'
-import { ContractIndex, contractRow, type ContractRow, type DropReason } from './db'
+import { compact, type CompactResult } from './compact'
+import { contractRow, SyncFile, type ContractRow, type DropReason } from './db'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DATASET_DIR } from '../../src/datasets/licitacoes/layout'
 
@@ -38,8 +41,12 @@ export interface SyncOptions {
   skipUpdates?: boolean
   /** Discard an index of another layout and start over. */
   rebuild?: boolean
-  /** SQLite page cache of the writer, in MB (default 1024). */
+  /** SQLite page cache of the compaction, in MB (default 2048). */
   cacheMb?: number
+  /** During a long run, compact (serve what was read so far) at most this often (default 60 minutes). */
+  compactEveryMinutes?: number
+  /** Staged contracts above this share of the served index rebuild it whole (default FULL_SHARE). */
+  fullShare?: number
   quiet?: boolean
   log?: (line: string) => void
   /** Clock (the bundled sample runs at its recording time). */
@@ -50,11 +57,15 @@ export interface SyncSummary {
   dias_lidos: number
   dias_pendentes: string[]
   paginas: number
-  contratos_inseridos: number
-  contratos_substituidos: number
+  /** Contracts read (by day and by update), before versions of the same contract are merged. */
+  contratos_lidos: number
   descartados: Record<DropReason, number>
   atualizacoes: number
   repeticoes: number
+  /** The last compaction of this run (the served index). */
+  compactacao: CompactResult | null
+  /** Contracts in the served index. */
+  contratos_no_indice: number
   sincronizado_ate: string | null
   desde: string
   segundos: number
@@ -98,9 +109,10 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
   const retries = options.retries ?? 6
   const base = upstreamUrl(PNCP)
   const release = await takeBuildLock(join(options.dataDir, DATASET_DIR))
-  let index: ContractIndex | null = null
+  let index: SyncFile | null = null
   try {
-    index = new ContractIndex(options.dataDir, { rebuild: options.rebuild, cacheMb: options.cacheMb })
+    if (options.rebuild) for (const entry of ['current']) rmSync(join(options.dataDir, DATASET_DIR, entry), { force: true })
+    index = new SyncFile(options.dataDir, { rebuild: options.rebuild })
     const ix = index
     const knownStart = ix.metaGet(META.desde)
     const desde = [options.desde ?? knownStart ?? FIRST_DAY, knownStart ?? '9999-12-31'].sort()[0]!
@@ -109,11 +121,26 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
     ix.metaSet(META.desde, desde)
     // A new index reads its updates from the day it was started: the days it fetches already hold the versions of before.
     if (!ix.metaGet(META.atualizacoesDesde)) ix.metaSet(META.atualizacoesDesde, today)
-    ix.advanceSynced()
 
     const summary: SyncSummary = {
-      dias_lidos: 0, dias_pendentes: [], paginas: 0, contratos_inseridos: 0, contratos_substituidos: 0,
-      descartados: { sem_numero: 0, fornecedor_nao_pj: 0 }, atualizacoes: 0, repeticoes: 0, sincronizado_ate: null, desde, segundos: 0,
+      dias_lidos: 0, dias_pendentes: [], paginas: 0, contratos_lidos: 0, descartados: { sem_numero: 0, fornecedor_nao_pj: 0 },
+      atualizacoes: 0, repeticoes: 0, compactacao: null, contratos_no_indice: 0, sincronizado_ate: null, desde, segundos: 0,
+    }
+    const compactEveryMs = (options.compactEveryMinutes ?? 60) * 60_000
+    let lastCompaction = performance.now()
+    let compacting: Promise<void> | null = null
+    /** Folds what was read into a new served build (never two at once). */
+    const compactNow = async () => {
+      while (compacting) await compacting
+      compacting = (async () => {
+        summary.compactacao = await compact(options.dataDir, ix, now(), { cacheMb: options.cacheMb, fullShare: options.fullShare, log: options.quiet ? undefined : log })
+        lastCompaction = performance.now()
+      })()
+      try {
+        await compacting
+      } finally {
+        compacting = null
+      }
     }
     const gate = new Semaphore(concurrency)
 
@@ -180,9 +207,8 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
         const rows = toRows(read.records)
         // Today is still being published: its contracts are kept, the day is read again next time.
         const whole = read.consistent && dia < today
-        const r = ix.write(rows, whole ? { dia, registros: read.total } : undefined)
-        summary.contratos_inseridos += r.inseridos
-        summary.contratos_substituidos += r.substituidos
+        ix.stage(rows, whole ? { dia, registros: read.total } : undefined)
+        summary.contratos_lidos += rows.length
         if (whole) summary.dias_lidos++
         else {
           summary.dias_pendentes.push(dia)
@@ -194,6 +220,8 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
       } finally {
         bar.add(1)
       }
+      // A first national sync takes days of PNCP queries: serve what was read so far, now and then.
+      if (performance.now() - lastCompaction > compactEveryMs) await compactNow()
     }
 
     // Days in order, `concurrency` at a time (their pages share the same bound of requests in flight).
@@ -203,7 +231,7 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
         while (next < days.length) await syncDay(days[next++]!)
       }),
     )
-    bar.done(`${summary.dias_lidos} dias lidos, ${summary.contratos_inseridos.toLocaleString('pt-BR')} contratos novos, ${summary.contratos_substituidos.toLocaleString('pt-BR')} substituídos`)
+    bar.done(`${summary.dias_lidos} dias lidos, ${summary.contratos_lidos.toLocaleString('pt-BR')} contratos`)
 
     if (!options.skipUpdates) {
       const since = ix.metaGet(META.atualizacoesDesde) ?? today
@@ -211,10 +239,10 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
       for (const dia of daysBetween(since, today)) {
         try {
           const read = await allPages('/v1/contratos/atualizacao', { dataInicial: pncpDate(dia), dataFinal: pncpDate(dia) })
-          const r = ix.write(toRows(read.records))
-          summary.atualizacoes += r.inseridos + r.substituidos
-          summary.contratos_inseridos += r.inseridos
-          summary.contratos_substituidos += r.substituidos
+          const rows = toRows(read.records)
+          ix.stage(rows)
+          summary.atualizacoes += rows.length
+          summary.contratos_lidos += rows.length
           if (!read.consistent) pendingFrom ??= dia
         } catch (err) {
           pendingFrom ??= dia
@@ -225,9 +253,9 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
       ix.metaSet(META.atualizacoesDesde, pendingFrom ?? today)
     }
 
-    ix.metaSet(META.atualizadoEm, new Date(now()).toISOString())
-    ix.advanceSynced()
-    summary.sincronizado_ate = ix.metaGet(META.sincronizadoAte)
+    await compactNow()
+    summary.sincronizado_ate = summary.compactacao?.referencia ?? null
+    summary.contratos_no_indice = summary.compactacao?.contratos ?? 0
     summary.dias_pendentes.sort()
     summary.segundos = (performance.now() - started) / 1000
     for (const f of failures.slice(0, 20)) log(`aviso: ${f}`)

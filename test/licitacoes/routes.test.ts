@@ -61,9 +61,11 @@ describe('/v1/licitacoes/fornecedor/{cnpj}', () => {
     expect(r.status).toBe(200)
     expect(r.body.resumo).toEqual({ total_contratos: 0, valor_total: 0, orgaos_distintos: 0 })
     expect(r.body.contratos).toEqual([])
-    const db = readFileSync(join(dataDir, 'licitacoes', 'contratos.sqlite'))
-    expect(db.includes(Buffer.from('12345678909'))).toBe(false)
-    expect(db.includes(Buffer.from('FULANO'))).toBe(false)
+    for (const file of ['current/contratos.sqlite', 'sync.sqlite']) {
+      const bytes = readFileSync(join(dataDir, 'licitacoes', file))
+      expect(bytes.includes(Buffer.from('12345678909'))).toBe(false)
+      expect(bytes.includes(Buffer.from('FULANO'))).toBe(false)
+    }
   })
 
   test('an invalid CNPJ is a 400 before any lookup', async () => {

@@ -1,12 +1,17 @@
-// The contracts index on disk: one SQLite file in WAL mode, data/licitacoes/contratos.sqlite,
-// written in place by `dadosbr ingest licitacoes` (one day of PNCP publications per transaction)
-// and read by the server at the same time. Why not a snapshot per sync: docs/licitacoes.md.
-// Read by the server, written by the ingest.
+// The contracts index on disk. Two files under data/licitacoes/:
+// - sync.sqlite, the ingest's own working file: the publication days read whole, the descriptions of
+//   bodies, units and contract types, and the contracts read since the last compaction, appended
+//   as they come (no index to keep in order, so a national first sync writes sequentially);
+// - <build>/contratos.sqlite, the index the server reads (immutable, `current` swapped atomically):
+//   every contract once (a rectification replaces its earlier version), the indexes built by
+//   sorting, and per-supplier totals. The ingest compacts the first into a new build at the end of a
+//   run (and every hour of a long one). Why: docs/licitacoes.md.
 
 export const DATASET_DIR = 'licitacoes'
 export const DB_FILE = 'contratos.sqlite'
-/** Layout version: a server reads only an index of its own version; the ingest rebuilds another one only with --refazer. */
-export const FORMAT = 1
+export const SYNC_FILE = 'sync.sqlite'
+/** Layout version of both files: a server opens only builds of its own version; the ingest starts over (--refazer) on another. */
+export const FORMAT = 2
 export const BASE = 'PNCP/contratos'
 
 /** Contract values are summed in ten-thousandths of a real (PNCP sends up to 4 decimals): integers add exactly. */
@@ -15,25 +20,18 @@ export const VALUE_SCALE = 10_000
 /** The newest contracts an answer lists (SPEC §8). */
 export const MAX_CONTRATOS = 100
 
-/**
- * orgaos, unidades and tipos hold each repeated description once (contracts point to them).
- * contratos: one row per numeroControlePNCP (a rectification replaces it), only companies (PJ);
- * the index on the supplier's 8-character root and signature date serves the 100 newest with no
- * sort. fornecedores: count and value per root, kept by the ingest as rows come and go, so a
- * supplier with 100 000 contracts answers as fast as one with one. fornecedor_orgaos: the distinct
- * contracting bodies of each root (counted at answer time: a short index range). dias: each
- * publication day fully read (the sync resumes from the others). meta: format, first day,
- * synced-up-to day, when updates were last read.
- */
-export const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (chave TEXT PRIMARY KEY, valor TEXT) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS dias (dia TEXT PRIMARY KEY, registros INTEGER NOT NULL, concluido_em TEXT NOT NULL) WITHOUT ROWID;
+/** Descriptions shared by both files: a contract points to them by id (ids are the sync file's, stable forever). */
+export const DICTIONARIES = `
 CREATE TABLE IF NOT EXISTS orgaos (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL UNIQUE, razao_social TEXT, esfera TEXT, poder TEXT);
 CREATE TABLE IF NOT EXISTS unidades (id INTEGER PRIMARY KEY, chave TEXT NOT NULL UNIQUE, nome TEXT, municipio TEXT, uf TEXT);
 CREATE TABLE IF NOT EXISTS tipos (id INTEGER PRIMARY KEY, nome TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS contratos (
+`
+
+/** The columns of a contract, in both files. */
+export const CONTRACT_COLUMNS = 'numero, cnpj_fornecedor, orgao, unidade, tipo, objeto, valor_inicial, valor_global, data_assinatura, vigencia_inicio, vigencia_fim'
+const CONTRACT_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
   id INTEGER PRIMARY KEY,
-  numero TEXT NOT NULL UNIQUE,
+  numero TEXT NOT NULL,
   cnpj_fornecedor TEXT NOT NULL,
   orgao INTEGER,
   unidade INTEGER,
@@ -44,11 +42,32 @@ CREATE TABLE IF NOT EXISTS contratos (
   data_assinatura TEXT,
   vigencia_inicio TEXT,
   vigencia_fim TEXT
-);
-CREATE INDEX IF NOT EXISTS contratos_por_raiz ON contratos (substr(cnpj_fornecedor, 1, 8), data_assinatura);
-CREATE TABLE IF NOT EXISTS fornecedores (raiz TEXT PRIMARY KEY, total INTEGER NOT NULL, valor INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS fornecedor_orgaos (raiz TEXT NOT NULL, orgao INTEGER NOT NULL, PRIMARY KEY (raiz, orgao)) WITHOUT ROWID;
+);`
+
+/** sync.sqlite: meta (format, first day, updates read since, last compaction), days read whole, staged contracts. */
+export const SYNC_SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (chave TEXT PRIMARY KEY, valor TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS dias (dia TEXT PRIMARY KEY, registros INTEGER NOT NULL, concluido_em TEXT NOT NULL) WITHOUT ROWID;
+${DICTIONARIES}
+${CONTRACT_TABLE('novos')}
 `
+
+/**
+ * contratos.sqlite: contratos holds each numeroControlePNCP once; the index on the supplier's
+ * 8-character root and signature date serves the 100 newest with no sort (a reverse scan);
+ * fornecedores has each root's count, value and distinct bodies, so a supplier with 100 000
+ * contracts answers as fast as one with one.
+ */
+export const SERVED_TABLES = `
+CREATE TABLE meta (chave TEXT PRIMARY KEY, valor TEXT) WITHOUT ROWID;
+${DICTIONARIES}
+${CONTRACT_TABLE('contratos')}
+CREATE TABLE fornecedores (raiz TEXT PRIMARY KEY, total INTEGER NOT NULL, valor INTEGER NOT NULL, orgaos INTEGER NOT NULL) WITHOUT ROWID;
+`
+export const SERVED_INDEXES = [
+  'CREATE INDEX contratos_numero ON contratos (numero)',
+  'CREATE INDEX contratos_por_raiz ON contratos (substr(cnpj_fornecedor, 1, 8), data_assinatura)',
+]
 
 /** meta keys. */
 export const META = {
@@ -57,6 +76,7 @@ export const META = {
   sincronizadoAte: 'sincronizado_ate',
   atualizacoesDesde: 'atualizacoes_desde',
   atualizadoEm: 'atualizado_em',
+  ultimaCompactacao: 'ultima_compactacao',
 } as const
 
 /** The newest contracts of a root, newest signature first (a reverse scan of contratos_por_raiz). */
@@ -71,6 +91,9 @@ WHERE substr(c.cnpj_fornecedor, 1, 8) = ?1
 ORDER BY substr(c.cnpj_fornecedor, 1, 8) DESC, c.data_assinatura DESC, c.id DESC
 LIMIT ${MAX_CONTRATOS}`
 
-export const SQL_RESUMO = 'SELECT total, valor FROM fornecedores WHERE raiz = ?1'
-export const SQL_ORGAOS = 'SELECT count(*) AS n FROM fornecedor_orgaos WHERE raiz = ?1'
+export const SQL_RESUMO = 'SELECT total, valor, orgaos FROM fornecedores WHERE raiz = ?1'
 export const SQL_META = 'SELECT chave, valor FROM meta'
+
+/** A root's totals from its contracts (the value of each: global, else initial). */
+export const SQL_AGGREGATE_ROOT = `SELECT count(*) AS total, coalesce(sum(CAST(round(coalesce(valor_global, valor_inicial, 0) * ${VALUE_SCALE}) AS INTEGER)), 0) AS valor, count(DISTINCT orgao) AS orgaos
+FROM contratos WHERE substr(cnpj_fornecedor, 1, 8) = ?1`

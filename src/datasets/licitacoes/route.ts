@@ -26,7 +26,7 @@ export const fornecedor = defineRoute({
   params: CnpjPath,
   response: Fornecedor,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => service.fornecedor(contracts(ctx), params.cnpj),
+  handler: ({ params, ctx }) => contracts(ctx).use((s) => service.fornecedor(s.files, params.cnpj)),
 })
 
 export const abertas = defineRoute({
@@ -56,9 +56,9 @@ export const amostra = defineRoute({
   response: FornecedorAmostra,
   errors: [],
   example: amostraCopia,
-  handler: ({ ctx }) => {
+  handler: async ({ ctx }) => {
     const store = ctx.stores.get('licitacoes') as ContractsStore | null | undefined
-    const live = store ? service.fornecedor(store, AMOSTRA_CNPJ) : null
+    const live = store ? await store.use((s) => service.fornecedor(s.files, AMOSTRA_CNPJ)) : null
     return live && live.resumo.total_contratos > 0 ? { ...live, amostra: true as const } : amostraCopia
   },
 })

@@ -5,14 +5,14 @@ import type { AppContext } from '../../core/context'
 import { BASE, VALUE_SCALE } from './layout'
 import type { Abertas, Contrato, Fornecedor, FonteContratos, AbertasQuery } from './model'
 import { contratoLink } from './pncp'
-import type { ContractsStore, ContratoRow } from './store'
+import type { ContractsFiles, ContratoRow } from './store'
 import { ABERTAS_FEED, abertasKey, type AbertasCopy } from './feed'
 
 type Out<T extends z.ZodType> = z.output<T>
 
 /** The index's reach: up to which publication day it holds every contract. */
-export function fonteContratos(store: ContractsStore): Out<typeof FonteContratos> {
-  const s = store.state()
+export function fonteContratos(files: ContractsFiles): Out<typeof FonteContratos> {
+  const s = files.state
   return { base: BASE, referencia: s.sincronizado_ate, desde: s.desde, atualizado_em: s.atualizado_em }
 }
 
@@ -37,14 +37,14 @@ function contrato(r: ContratoRow): Out<typeof Contrato> {
  * Every contract of the company: all establishments of the CNPJ's 8-character root (a contract
  * binds the legal entity, as the integrity screening reads sanctions). No contract: zeros.
  */
-export function fornecedor(store: ContractsStore, cnpj: string): Out<typeof Fornecedor> {
+export function fornecedor(files: ContractsFiles, cnpj: string): Out<typeof Fornecedor> {
   const raiz = cnpj.slice(0, 8)
-  const resumo = store.resumo(raiz)
+  const resumo = files.resumo(raiz)
   return {
     cnpj,
     resumo: { total_contratos: resumo.total, valor_total: resumo.valor / VALUE_SCALE, orgaos_distintos: resumo.orgaos },
-    contratos: resumo.total ? store.contratos(raiz).map(contrato) : [],
-    fonte: fonteContratos(store),
+    contratos: resumo.total ? files.contratos(raiz).map(contrato) : [],
+    fonte: fonteContratos(files),
   }
 }
 

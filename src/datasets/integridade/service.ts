@@ -5,7 +5,7 @@
 import { storeOf, type AppContext } from '../../core/context'
 import { LISTAS, type Lista } from './layout'
 import type { TriagemResultado } from './model'
-import type { IntegridadeFiles, IntegridadeStore } from './store'
+import type { IntegridadeFiles, IntegridadeStore, LinhaApontamento } from './store'
 
 /**
  * Today in Brasília (UTC-3 all year since 2019, when Brazil dropped daylight saving): a sanction
@@ -29,13 +29,13 @@ export function acordoVigente(situacao: string | null, fim: string | null, hoje:
   return fim === null || fim >= hoje
 }
 
-function vigente(l: { lista: Lista; fim: string | null; situacao: string | null }, hoje: string): boolean {
-  switch (l.lista) {
+function vigente(lista: Lista, fim: string | null, situacao: string | null, hoje: string): boolean {
+  switch (lista) {
     case 'ceis':
     case 'cnep':
-      return l.fim === null || l.fim >= hoje
+      return fim === null || fim >= hoje
     case 'acordos_leniencia':
-      return acordoVigente(l.situacao, l.fim, hoje)
+      return acordoVigente(situacao, fim, hoje)
     default:
       // CEPIM and the MTE list have no end dates: being on the list published today is the sanction.
       return true
@@ -51,13 +51,14 @@ export function triagem(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBras
   const exatos = { ceis: 0, cnep: 0, cepim: 0, trabalho_escravo: 0, acordos_leniencia: 0 } as Record<Lista, number>
   let total = 0
   let vigentes = 0
-  for (const linha of files.porRaiz.all(cnpj.slice(0, 8))) {
-    const v = vigente(linha, hoje)
-    const exato = linha.cnpj === cnpj
-    const item = { correspondencia: exato ? 'cnpj' : 'raiz', cnpj: linha.cnpj, vigente: v, ...JSON.parse(linha.corpo) }
-    const list = apontamentos[linha.lista]
+  for (const [lista, filed, fim, situacao, corpo] of files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]) {
+    const v = vigente(lista, fim, situacao, hoje)
+    const exato = filed === cnpj
+    // The three leading keys go into the stored JSON text: one parse, no object spread.
+    const item = JSON.parse(`{"correspondencia":"${exato ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},${corpo.slice(1)}`) as Record<string, unknown>
+    const list = apontamentos[lista]
     // Rows come newest first within each list; exact matches move ahead of root matches, keeping that order.
-    if (exato) list.splice(exatos[linha.lista]++, 0, item)
+    if (exato) list.splice(exatos[lista]++, 0, item)
     else list.push(item)
     total++
     if (v) vigentes++

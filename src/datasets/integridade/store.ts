@@ -9,18 +9,13 @@ import { openSnapshot, type SnapshotStore } from '../../core/stores/snapshot'
 import { openImmutable } from '../../core/stores/sqlite'
 import { DATASET, DB_FILE, FORMAT, LISTAS, type IntegridadeManifest, type Lista } from './layout'
 
-export interface LinhaApontamento {
-  lista: Lista
-  cnpj: string
-  fim: string | null
-  situacao: string | null
-  corpo: string
-}
+/** A record as stored: list, CNPJ filed under, end date, situation, fields as JSON text (arrays: cheaper to read than objects). */
+export type LinhaApontamento = [lista: Lista, cnpj: string, fim: string | null, situacao: string | null, corpo: string]
 
 export interface IntegridadeFiles {
   db: Database
   /** Every record of an 8-character root, grouped by list, newest first. */
-  porRaiz: Statement<LinhaApontamento, [string]>
+  porRaiz: Statement<unknown, [string]>
   fonte: { base: 'CGU/MTE'; referencia: string; listas: Record<Lista, string> }
 }
 

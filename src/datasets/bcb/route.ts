@@ -27,6 +27,7 @@ export const instituicaoRoute = defineRoute({
   params: RaizPath,
   response: InstituicaoBcb,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
+  exampleInput: { params: { cnpj: '00.000.000' } },
   handler: ({ params, ctx }) => consultarBcb(ctx, params.cnpj),
 })
 

@@ -35,6 +35,7 @@ export const consulta = defineRoute({
   params: CnpjPath,
   response: Triagem,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
+  exampleInput: { params: { cnpj: AMOSTRA_CNPJ } },
   handler: ({ params, ctx }) => consultarIntegridade(ctx, params.cnpj),
 })
 

@@ -1,6 +1,6 @@
 // Ingest end to end: from a directory, from a local HTTP share (with a dropped connection that
 // must resume), corrupt and truncated zips, the malformed-row threshold, and the live swap.
-import { describe, expect, test } from 'bun:test'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
@@ -17,6 +17,10 @@ import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, tempDir, testApp } from '../helpers'
 import { buildFixtureData, copyFixtures, FIXTURES, withRejects } from './helpers'
 import { childrenOf, startServe, until } from '../serve-process'
+
+// Every test here builds at least once: on a machine busy with other work a build of the fixtures
+// took over bun's default 5 s.
+setDefaultTimeout(60_000)
 
 const quiet = { quiet: true, log: () => {} }
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')

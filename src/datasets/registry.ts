@@ -7,5 +7,6 @@ import { ferramentas } from './ferramentas'
 import { fundos } from './fundos'
 import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
+import { empresa } from './empresa'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, empresa]

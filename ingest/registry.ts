@@ -9,6 +9,7 @@ import { cnpjIngest } from './cnpj/command'
 import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
 import { licitacoesIngest } from './licitacoes/command'
+import { mercadoIngest } from './mercado/command'
 
 export interface IngestContext {
   /** The command's own flags, parsed (names with their dashes). */
@@ -42,7 +43,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

@@ -35,6 +35,11 @@ function runner(dataDir: string, clock: { t: number }, logs: string[] = []) {
 }
 
 const T0 = Date.parse('2026-11-24T12:00:00Z')
+
+/** Polls until a background refresh has landed (a loaded machine may take longer than a fixed sleep); at most 5 s. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !cond(); i++) await Bun.sleep(50)
+}
 const MIN = 60_000
 
 describe('feeds', () => {
@@ -74,6 +79,7 @@ describe('feeds', () => {
     // A restart during the outage serves the copy on disk.
     const restarted = runner(dir, clock)
     expect((await restarted.get<{ valor: number }>('teste')).dados).toEqual(good)
+    await Bun.sleep(300) // its own attempt, still during the outage, fails (else it may race the start below)
     upstream.start()
     clock.t += 5 * MIN // past the retry backoff
     await restarted.get('teste')
@@ -167,7 +173,7 @@ describe('feeds', () => {
     const slow = await r.get<{ valor: number }>('precos')
     expect(slow.dados).toEqual(fresh.dados)
     expect(slow.fonte).toMatchObject({ status: 'cache_servido', defasagem_segundos: 20 })
-    await Bun.sleep(1300) // the attempt times out (1 s) and is recorded as failed
+    await until(() => Boolean(r.copy('precos')!.ultimo_erro)) // the attempt times out (1 s) and is recorded as failed
     expect(r.copy('precos')!.ultimo_erro).toContain('sem resposta em 1 s')
     // After a failed attempt, past the 30 s backoff: a new attempt starts, but nobody waits on it.
     upstream.fault = { kind: 'none' }
@@ -175,7 +181,7 @@ describe('feeds', () => {
     const after = await r.get<{ valor: number }>('precos')
     expect(after.dados).toEqual(fresh.dados)
     expect(after.fonte.status).toBe('cache_servido')
-    await Bun.sleep(200)
+    await until(() => !r.copy('precos')!.ultimo_erro)
     const back = await r.get<{ valor: number }>('precos')
     expect(back.dados!.valor).toBeGreaterThan(fresh.dados!.valor)
     expect(back.fonte.status).toBe('ok')
@@ -184,7 +190,7 @@ describe('feeds', () => {
     const ahead = await r.get<{ valor: number }>('precos')
     expect(ahead.dados).toEqual(back.dados)
     expect(ahead.fonte.status).toBe('ok')
-    await Bun.sleep(200)
+    await until(() => r.copy<{ valor: number }>('precos')!.dados!.valor > back.dados!.valor)
     expect(r.copy<{ valor: number }>('precos')!.dados!.valor).toBeGreaterThan(back.dados!.valor)
   })
 

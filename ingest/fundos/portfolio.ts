@@ -42,6 +42,15 @@ const KEPT_APLICACOES = new Map<string, { tipo: Tipo; emprestada: boolean }>([
 
 /** What a row is, from TP_APLIC and TP_ATIVO; null for everything that is not a stock, unit or BDR the fund owns. */
 export function kindOf(aplicacao: string, ativo: string): { tipo: Tipo; emprestada: boolean } | null {
+  const key = `${aplicacao}\u0001${ativo}`
+  let kind = KIND_CACHE.get(key)
+  if (kind === undefined) KIND_CACHE.set(key, (kind = classify(aplicacao, ativo)))
+  return kind
+}
+/** A month has a few dozen (TP_APLIC, TP_ATIVO) pairs: normalizing each once saves most of the block's parse time. */
+const KIND_CACHE = new Map<string, { tipo: Tipo; emprestada: boolean } | null>()
+
+function classify(aplicacao: string, ativo: string): { tipo: Tipo; emprestada: boolean } | null {
   const kept = KEPT_APLICACOES.get(normalizeHeader(aplicacao))
   if (!kept) return null
   const a = normalizeHeader(ativo)
@@ -94,6 +103,16 @@ export class PortfolioMonthReader {
   private readonly funds = new Map<string, FundMonth>()
   private readonly dates = new Map<string, number>()
   private readonly rows = { bloco4: { mantidas: 0, descartadas: 0, outras_aplicacoes: 0 }, pl: { mantidas: 0, descartadas: 0 } }
+  /** textOrNull of the values that repeat row after row (tickers, ISINs, names, dates), computed once each. */
+  private readonly texts = new Map<string, string | null>()
+  private text(raw: string): string | null {
+    let t = this.texts.get(raw)
+    if (t === undefined) {
+      t = textOrNull(raw)
+      if (this.texts.size < 1_000_000) this.texts.set(raw, t)
+    }
+    return t
+  }
 
   constructor(readonly competencia: string) {}
 
@@ -117,39 +136,48 @@ export class PortfolioMonthReader {
     } catch (err) {
       throw new SourceError(`${file}: cabeçalho do bloco 4 não reconhecido (${err instanceof HeaderError ? err.message : err}); o layout mudou? confira SOURCES.md §5`)
     }
+    const at = (row: string[], i: number) => (i >= 0 ? (row[i] ?? '') : '')
+    let cnpjRaw = ''
+    let cnpj: string | null = null
     for (let r = await it.next(); !r.done; r = await it.next()) {
-      const v = pick(r.value, index)
-      const kind = kindOf(v.aplicacao, v.ativo)
+      const row = r.value
+      const kind = kindOf(at(row, index.aplicacao), at(row, index.ativo))
       if (!kind) {
         this.rows.bloco4.outras_aplicacoes++
         continue
       }
-      const cnpj = cnpjDigits(v.cnpj)
-      const ticker = textOrNull(v.codigo)
-      const isin = textOrNull(v.isin)
+      // A fund's rows come together: its CNPJ is normalized once.
+      if (row[index.cnpj] !== cnpjRaw) {
+        cnpjRaw = row[index.cnpj] ?? ''
+        cnpj = cnpjDigits(cnpjRaw)
+      }
+      const ticker = this.text(at(row, index.codigo))
+      const isin = this.text(at(row, index.isin))
       if (!cnpj || (!ticker && !isin)) {
         this.rows.bloco4.descartadas++
         continue
       }
       this.rows.bloco4.mantidas++
       const fund = this.fund(cnpj)
-      fund.nome ??= textOrNull(v.nome)
-      fund.data ??= textOrNull(v.data)
-      this.seeDate(v.data)
+      const data = at(row, index.data)
+      fund.nome ??= this.text(at(row, index.nome))
+      fund.data ??= this.text(data)
+      this.seeDate(data)
       const key = ticker ?? isin!
       let p = fund.positions.get(key)
       if (!p) {
-        p = { ticker, isin, descricao: textOrNull(v.descricao), tipo: kind.tipo, tipoAtivo: textOrNull(v.ativo), qt: 0, vl: 0, qtLent: 0, qtBuy: 0, vlBuy: 0, qtSell: 0, vlSell: 0 }
+        const ativo = at(row, index.ativo)
+        p = { ticker, isin, descricao: this.text(at(row, index.descricao)), tipo: kind.tipo, tipoAtivo: this.text(ativo), qt: 0, vl: 0, qtLent: 0, qtBuy: 0, vlBuy: 0, qtSell: 0, vlSell: 0 }
         fund.positions.set(key, p)
       }
-      const qt = num(v.qtPos)
+      const qt = num(at(row, index.qtPos))
       p.qt += qt
-      p.vl += num(v.vlPos)
+      p.vl += num(at(row, index.vlPos))
       if (kind.emprestada) p.qtLent += qt
-      p.qtBuy += num(v.qtCompra)
-      p.vlBuy += num(v.vlCompra)
-      p.qtSell += num(v.qtVenda)
-      p.vlSell += num(v.vlVenda)
+      p.qtBuy += num(at(row, index.qtCompra))
+      p.vlBuy += num(at(row, index.vlCompra))
+      p.qtSell += num(at(row, index.qtVenda))
+      p.vlSell += num(at(row, index.vlVenda))
       p.isin ??= isin
     }
   }

@@ -1,11 +1,14 @@
 // Writes fundos.sqlite (the tables of src/datasets/fundos/layout.ts) in one transaction, then
 // compacts it: a finished build is never written again (the server opens it immutable).
 import { Database } from 'bun:sqlite'
-import { cents, SCHEMA, type CompetenciaInfo, type FundosMeta } from '../../src/datasets/fundos/layout'
+import { cents, packCarteira, SCHEMA, type CompetenciaInfo, type FundosMeta } from '../../src/datasets/fundos/layout'
 import type { ConsultaCorpo } from '../../src/datasets/fundos/layout'
 import type { DailyResult } from './daily'
 import type { PortfolioMonth } from './portfolio'
 import type { RankingResult } from './ranking'
+
+/** Byte order, as SQLite compares text keys. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 export interface WriteInput {
   path: string
@@ -41,9 +44,10 @@ export function writeDatabase(input: WriteInput): { consultas: number; carteiras
       for (const [k, v] of Object.entries(meta)) putMeta.run(k, JSON.stringify(v))
 
       const putFlow = db.prepare('INSERT INTO fluxo_dia VALUES (?, ?, ?, ?, ?, ?)')
+      const groups = daily.groups.map((g, i) => ({ g, i })).sort((a, b) => cmp(a.g, b.g))
       for (let t = 0; t <= T; t++) {
         const row = daily.byGroup[t]!
-        daily.groups.forEach((g, i) => {
+        groups.forEach(({ g, i }) => {
           const count = row[i * 4 + 3]!
           if (count > 0) putFlow.run(daily.dates[t]!, g, cents(row[i * 4 + 1]!), cents(row[i * 4 + 2]!), cents(row[i * 4]!), count)
         })
@@ -55,25 +59,29 @@ export function writeDatabase(input: WriteInput): { consultas: number; carteiras
         consultas++
       }
 
+      // Every table is written in its key order, so the file needs no VACUUM afterwards.
       const putClass = db.prepare('INSERT INTO classe VALUES (?, ?, ?, ?)')
       input.rankings.classes.forEach((c, id) => putClass.run(id, c.corpo.cnpj, JSON.stringify(c.corpo), new Uint8Array(c.fluxos.buffer)))
       const putList = db.prepare('INSERT INTO ranking VALUES (?, ?, ?, ?, ?)')
-      for (const list of input.rankings.lists) list.classes.forEach((id, i) => putList.run(list.por, list.classificacao, list.inicio, i + 1, id))
+      const lists = [...input.rankings.lists].sort((a, b) => cmp(a.por, b.por) || cmp(a.classificacao, b.classificacao) || a.inicio - b.inicio)
+      for (const list of lists) list.classes.forEach((id, i) => putList.run(list.por, list.classificacao, list.inicio, i + 1, id))
 
       const putCarteira = db.prepare('INSERT INTO carteira VALUES (?, ?, ?)')
+      const byFund = input.months.flatMap((m) => [...m.funds].map(([cnpj, body]) => ({ cnpj, competencia: m.competencia, body })))
+      byFund.sort((a, b) => cmp(a.cnpj, b.cnpj) || cmp(a.competencia, b.competencia))
+      for (const { cnpj, competencia, body } of byFund) {
+        putCarteira.run(cnpj, competencia, packCarteira(body))
+        carteiras++
+      }
       const putMov = db.prepare('INSERT INTO movimentacao VALUES (?, ?, ?)')
       for (const m of input.months) {
-        for (const [cnpj, body] of m.funds) {
-          putCarteira.run(cnpj, m.competencia, JSON.stringify(body))
-          carteiras++
-        }
         m.movements.forEach((mv, i) => {
           putMov.run(m.competencia, i + 1, JSON.stringify(mv))
           movimentacoes++
         })
       }
     })()
-    db.exec('ANALYZE; VACUUM;')
+    db.exec('ANALYZE;')
     return { consultas, carteiras, movimentacoes, listas: input.rankings.lists.length }
   } finally {
     db.close()

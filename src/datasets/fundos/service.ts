@@ -5,7 +5,7 @@
 import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
-import { cents, consultaNaoEncontrada, type CarteiraCorpo, type ClasseCorpo, type MovimentacaoCorpo } from './layout'
+import { cents, consultaNaoEncontrada, unpackCarteira, type ClasseCorpo, type MovimentacaoCorpo } from './layout'
 import type { Amostra, Carteira, Consulta, Fluxos, Movimentacoes, POR, Ranking } from './model'
 import type { FundosFiles, FundosStore } from './store'
 
@@ -150,7 +150,7 @@ export function carteira(files: FundosFiles, cnpj: string): CarteiraBody {
       percentual_pl: null, total_ativos: 0, ativos: [], ...tail,
     }
   }
-  const c = JSON.parse(row.corpo) as CarteiraCorpo
+  const c = unpackCarteira(row.corpo)
   const valor = cents(c.ativos.reduce((n, a) => n + a.valor_mercado, 0))
   return {
     cnpj, encontrado: true, mensagem: c.ativos.length ? null : 'o fundo divulgou a carteira da competência, mas sem ações, units nem BDRs',
@@ -199,7 +199,7 @@ function amostraCnpj(files: FundosFiles): string | null {
   const cnpjs = top.map(({ classe }) => (JSON.parse((files.sql.classe.get(classe) as { corpo: string }).corpo) as ClasseCorpo).cnpj)
   const withPortfolio = cnpjs.find((c) => {
     const row = files.sql.carteira.get(c) as { corpo: string } | null
-    return row !== null && (JSON.parse(row.corpo) as CarteiraCorpo).ativos.length > 0
+    return row !== null && unpackCarteira(row.corpo).ativos.length > 0
   })
   return withPortfolio ?? cnpjs[0] ?? null
 }

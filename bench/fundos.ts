@@ -1,0 +1,188 @@
+// Fund benchmark on synthetic CVM files at the real size, in the real format: 12 months of daily
+// reports (~8 M rows), the registry, one portfolio month (~1.5 M rows). Figures: ingest wall time,
+// CPU and peak memory, the build's size; then every route under wrk beside a bare Bun server in
+// the same run (latency percentiles from wrk's histogram), and each route alone (one connection).
+// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 32] [--segundos 10]`. Figures go to stdout.
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
+const work = resolve(opt('--work', '/tmp/dadosbr-bench-fundos'))
+/** Serve the previous build again instead of ingesting (to iterate on the server). */
+const reuse = args.includes('--reuse')
+const connections = Number(opt('--conexoes', '32'))
+const seconds = Number(opt('--segundos', '10'))
+const bun = process.execPath
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+const fmt = (n: number) => n.toFixed(2)
+const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
+
+function machineLoad(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
+}
+
+/** CPU seconds the whole machine spent busy, and per state, from /proc/stat (to say what else ran). */
+function cpuTotals() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number)
+  const idle = f[3]! + f[4]!
+  const total = f.reduce((a, b) => a + b, 0)
+  return { busy: (total - idle) / 100, total: total / 100 }
+}
+
+function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
+  try {
+    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
+  } catch {}
+  return into
+}
+
+/** Runs a command: wall seconds, its CPU seconds (user + system), peak memory of its process tree, and the machine's busy CPU meanwhile. */
+async function run(cmd: string[]) {
+  const started = performance.now()
+  const before = cpuTotals()
+  const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'inherit' })
+  let peak = 0
+  const sampler = setInterval(() => { peak = Math.max(peak, [...treeRss(proc.pid).values()].reduce((a, b) => a + b, 0)) }, 200)
+  await proc.exited
+  clearInterval(sampler)
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')} saiu com ${proc.exitCode}`)
+  const usage = proc.resourceUsage()!
+  const after = cpuTotals()
+  const wall = (performance.now() - started) / 1000
+  const own = Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6
+  return { seconds: wall, cpu: own, peak, othersCpu: Math.max(0, after.busy - before.busy - own) }
+}
+
+let wrkMissing = false
+/** wrk with `connections` keep-alive connections on 2 threads for `seconds`, cycling through `paths`. */
+async function wrkLoad(base: string, paths: string[], conns = connections) {
+  if (wrkMissing || !Bun.which('wrk')) {
+    if (!wrkMissing) console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
+    wrkMissing = true
+    return null
+  }
+  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"seconds":%f,"bytes":%d,"p50":%f,"p90":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, summary.bytes, latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
+end`)
+  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, conns)), '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  rmSync(script)
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+  if (!line) throw new Error(`wrk sem resultado: ${out}`)
+  const r = JSON.parse(line) as { requests: number; seconds: number; bytes: number; p50: number; p90: number; p99: number; max: number; errors: number; non2xx: number }
+  return { ...r, rps: Math.round(r.requests / r.seconds), kbPerAnswer: r.bytes / r.requests / 1000 }
+}
+
+/** One connection, one request at a time: each path once, percentiles of the client-side time. */
+async function alone(base: string, paths: string[]) {
+  const times: number[] = []
+  for (const p of paths) {
+    const t = performance.now()
+    const r = await fetch(base + p)
+    await r.arrayBuffer()
+    if (r.status !== 200) throw new Error(`${p} -> ${r.status}`)
+    times.push(performance.now() - t)
+  }
+  const s = times.sort((a, b) => a - b)
+  return { p50: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]! }
+}
+
+async function startServer(data: string) {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const base = `http://127.0.0.1:${port}`
+  const proc = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn'], { stderr: 'inherit' })
+  for (;;) {
+    const ok = await fetch(`${base}/v1/fundos/fluxos?dias=1`).then((r) => r.ok).catch(() => false)
+    if (ok) break
+    await Bun.sleep(50)
+  }
+  return { base, pid: proc.pid, async stop() { proc.kill(); await proc.exited } }
+}
+
+async function bareBun() {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
+  const proc = Bun.spawn([bun, '-e', code])
+  await Bun.sleep(300)
+  return { base: `http://127.0.0.1:${port}`, stop: () => proc.kill() }
+}
+
+// --- synthetic files ---
+const src = join(work, 'cvm')
+const summaryFile = join(src, 'sintetico.json')
+let synth: SynthSummary
+if (existsSync(summaryFile)) synth = JSON.parse(readFileSync(summaryFile, 'utf8'))
+else {
+  const t = performance.now()
+  synth = await synthFundos({ outDir: src, quiet: true })
+  writeFileSync(summaryFile, JSON.stringify(synth))
+  console.log(`sintético: ${fmt((performance.now() - t) / 1000)} s`)
+}
+const csvBytes = [...new Bun.Glob('*.zip').scanSync(src)].reduce((n, f) => n + statSync(join(src, f)).size, 0)
+console.log(`arquivos: ${synth.meses.length} meses de informes (${synth.linhas_diarias.toLocaleString('pt-BR')} linhas, ${synth.classes.toLocaleString('pt-BR')} classes), carteira ${synth.competencia} (${synth.linhas_carteira.toLocaleString('pt-BR')} linhas); zips ${mb(csvBytes)}`)
+
+// --- ingest ---
+const data = join(work, 'data')
+const dir = join(data, 'fundos', 'current')
+if (!(reuse && existsSync(join(dir, 'manifest.json')))) {
+  console.log(`-- ingestão (${machineLoad()}) --`)
+  const r = await run([bun, CLI, 'ingest', 'fundos', '--from', src, '--data', data, '--quiet'])
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
+  console.log(`ingest: ${fmt(r.seconds)} s, CPU ${fmt(r.cpu)} s, pico de RSS ${mb(r.peak)}; fases (s): ${JSON.stringify(manifest.segundos)}; ` +
+    `CPU de outros processos na máquina durante a ingestão: ${fmt(r.othersCpu)} s (${fmt((100 * r.othersCpu) / (r.seconds * navigator.hardwareConcurrency))} % dos núcleos)`)
+  console.log(`base: fundos.sqlite ${mb(statSync(join(dir, 'fundos.sqlite')).size)}; ${JSON.stringify(manifest.tabelas)}; ${(synth.linhas_diarias / r.seconds / 1e6).toFixed(2)} M linhas diárias/s de ponta a ponta`)
+} else console.log('ingest: reaproveitada (--reuse)')
+
+// --- routes ---
+const rnd = (n: number) => Math.floor(Math.random() * n)
+const classificacoes = ['Renda%20Fixa', 'acoes', 'multimercado', 'cambial']
+const months = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).carteiras.competencias as { competencia: string }[]).map((c) => c.competencia)
+const routes: [string, string[]][] = [
+  ['fluxos', Array.from({ length: 60 }, (_, i) => `/v1/fundos/fluxos?dias=${i + 1}`)],
+  ['consulta', [...synth.amostras.classes, '33683111000280'].map((c) => `/v1/fundos/consulta/${c}`)],
+  ['ranking', Array.from({ length: 400 }, () => {
+    const por = ['patrimonio', 'captacao', 'cotistas'][rnd(3)]
+    return `/v1/fundos/ranking?por=${por}&dias=${1 + rnd(365)}&limite=${1 + rnd(50)}${rnd(2) ? `&classificacao=${classificacoes[rnd(4)]}` : ''}`
+  })],
+  ['carteira', synth.amostras.fundos_com_carteira.map((c) => `/v1/fundos/carteira/${c}`)],
+  ['movimentacoes', months.flatMap((m) => [10, 20, 50].map((l) => `/v1/fundos/movimentacoes?competencia=${m}&limite=${l}`)).concat(['/v1/fundos/movimentacoes?limite=50'])],
+  ['amostra', ['/v1/fundos/amostra']],
+]
+const server = await startServer(data)
+try {
+  console.log(`-- cada rota sozinha: uma conexão, um pedido por vez (${machineLoad()}) --`)
+  for (const [name, paths] of routes) {
+    await alone(server.base, paths.slice(0, 50)) // warm-up
+    const r = await alone(server.base, paths)
+    console.log(`${name}: p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms (${paths.length} caminhos)`)
+  }
+  console.log(`-- sob carga: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota; servidor como em produção (um processo por núcleo) --`)
+  for (const [name, paths] of routes) {
+    const r = await wrkLoad(server.base, paths)
+    if (!r) break
+    console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
+  }
+} finally {
+  await server.stop()
+}
+const bare = await bareBun()
+try {
+  const r = await wrkLoad(bare.base, ['/'])
+  if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms (${machineLoad()})`)
+} finally {
+  bare.stop()
+}

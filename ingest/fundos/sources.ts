@@ -1,13 +1,12 @@
-// Where the fund files come from: the CVM's open-data server (SOURCES.md §5), a setting. A run
-// asks each file's validators (HEAD: ETag, Last-Modified, size) and downloads only the files that
-// changed since the last run (the CVM rewrites the current and previous months in place, the
-// older ones weekly, the registry daily); the validators live in estado.json beside the files.
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+// Where the fund files come from: the CVM's open-data server (SOURCES.md §5), a setting. Each
+// file is asked for with its last ETag / Last-Modified (ingest/lib/conditional.ts): the CVM
+// rewrites the current and previous months in place, the older ones weekly, the registry daily, so
+// a daily run downloads only what changed (a 304 keeps the copy on disk).
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BROWSER_USER_AGENT, fetchUpstream, UpstreamError } from '../../src/core/upstream'
+import { fetchUpstream } from '../../src/core/upstream'
 import { CVM_FI_UPSTREAM } from '../../src/datasets/fundos/upstream'
-import { downloadAll } from '../lib/download'
+import { downloadIfChanged } from '../lib/conditional'
 import { DAILY_ZIP, LEGACY_REGISTRY, monthName, monthOf, PORTFOLIO_ZIP, REGISTRY_ZIP } from './files'
 import type { SourceFile, SourceSet } from './load'
 
@@ -16,17 +15,8 @@ export const CVM_FI = CVM_FI_UPSTREAM
 export const DAILY_DIR = 'DOC/INF_DIARIO/DADOS'
 export const PORTFOLIO_DIR = 'DOC/CDA/DADOS'
 export const REGISTRY_DIR = 'CAD/DADOS'
-export const STATE_FILE = 'estado.json'
 
 export class SourceDownloadError extends Error {}
-
-interface Validators {
-  etag: string | null
-  ultima_modificacao: string | null
-  bytes: number
-}
-
-type Remote = { status: 'ok'; etag: string | null; lastModified: string | null; size: number | undefined } | { status: 'ausente' } | { status: 'sem_head' }
 
 export interface DownloadOptions {
   baseUrl: string
@@ -79,70 +69,28 @@ export async function listMonths(url: string, pattern: RegExp): Promise<string[]
   }
 }
 
-async function remote(url: string, retryDelayMs: number): Promise<Remote> {
-  try {
-    const r = await fetchUpstream(url, { method: 'HEAD', accept: [403, 404, 405, 501], retries: 3, backoffMs: retryDelayMs, timeoutMs: 30_000 })
-    if (r.status === 404) return { status: 'ausente' }
-    if (r.status !== 200) return { status: 'sem_head' }
-    const length = r.headers.get('content-length')
-    return { status: 'ok', etag: r.headers.get('etag'), lastModified: r.headers.get('last-modified'), size: length ? Number(length) : undefined }
-  } catch (err) {
-    if (err instanceof UpstreamError) throw new SourceDownloadError(`${url}: ${err.message.replace(/^\S+: /, '')}; a CVM está fora do ar? tente de novo mais tarde (a base em uso foi mantida)`)
-    throw err
-  }
-}
-
-function readState(dir: string): Record<string, Validators> {
-  try {
-    return JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')) as Record<string, Validators>
-  } catch {
-    return {}
-  }
-}
-
 /** Downloads what changed into `dir` and returns the files of the build. */
 export async function downloadSources(options: DownloadOptions): Promise<DownloadResult> {
   const { baseUrl, dir } = options
   const log = options.log ?? (() => {})
   const retryDelayMs = options.retryDelayMs ?? 1000
   await mkdir(dir, { recursive: true })
-  const state = readState(dir)
-  const saveState = () => writeFileSync(join(dir, STATE_FILE), JSON.stringify(state, null, 2))
   const result: DownloadResult = { sources: { daily: [], portfolios: [], registry: null, legacy: null }, baixados: [], inalterados: [], avisos: [] }
   const now = options.now ?? new Date()
 
-  /** Makes the local copy of one file current; returns it, or null when the server does not have it. */
+  /** Makes the local copy of one file current; returns it, or null when the server does not have it (404). */
   const fetchFile = async (folder: string, name: string, month?: string): Promise<SourceFile | null> => {
     const url = `${baseUrl}/${folder}/${name}`
     const local = join(dir, name)
-    const head = await remote(url, retryDelayMs)
-    if (head.status === 'ausente') return null
-    const prev = state[name]
-    const same = (a: string | null | undefined, b: string | null | undefined) => !!a && a === b
-    const unchanged = head.status === 'ok' && !!prev && existsSync(local) && statSync(local).size === prev.bytes &&
-      (head.size === undefined || head.size === prev.bytes) &&
-      (same(head.etag, prev.etag) || (!head.etag && same(head.lastModified, prev.ultima_modificacao)))
-    const validators = head.status === 'ok' ? { etag: head.etag, ultima_modificacao: head.lastModified } : { etag: null, ultima_modificacao: null }
-    if (unchanged) {
-      result.inalterados.push(name)
-      return { name, path: local, month, etag: prev!.etag, ultima_modificacao: prev!.ultima_modificacao }
-    }
-    // A new version: download beside the old copy, swap when complete (a stale partial download of an older version is dropped).
-    const staging = `${local}.novo`
-    rmSync(staging, { force: true })
-    rmSync(`${staging}.part`, { force: true })
+    let r
     try {
-      await downloadAll([{ url, dest: staging, size: head.status === 'ok' ? head.size : undefined }], {
-        headers: { 'user-agent': BROWSER_USER_AGENT }, concurrency: 1, quiet: options.quiet, label: `download ${name}`, log, retryDelayMs,
-      })
+      r = await downloadIfChanged(url, local, { missingOk: true, quiet: options.quiet, label: `download ${name}`, log, retryDelayMs, timeoutMs: 120_000 })
     } catch (err) {
-      throw new SourceDownloadError(`${name}: ${err instanceof Error ? err.message : err}; a base em uso foi mantida`)
+      throw new SourceDownloadError(`${name}: ${err instanceof Error ? err.message.replace(/^\S+: /, '') : err}; a CVM está fora do ar? tente de novo mais tarde (a base em uso foi mantida)`)
     }
-    renameSync(staging, local)
-    state[name] = { ...validators, bytes: statSync(local).size }
-    saveState()
-    result.baixados.push(name)
-    return { name, path: local, month, ...validators }
+    if (r.missing) return null
+    ;(r.changed ? result.baixados : result.inalterados).push(name)
+    return { name, path: local, month, etag: r.etag ?? null, ultima_modificacao: r.lastModified ?? null }
   }
 
   /** The latest `count` months of a monthly file: from the server's listing, else from the clock (a missing newest month is normal early in a month). */

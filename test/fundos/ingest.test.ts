@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { listEntries, readEntry } from '../../ingest/lib/zip'
 import { writeZipEntries } from '../../ingest/lib/zip-write'
 import { startReplay, type ReplayServer } from '../../ingest/lib/replay'
-import { downloadSources, monthsBack, STATE_FILE } from '../../ingest/fundos/sources'
+import { downloadSources, monthsBack } from '../../ingest/fundos/sources'
 import { fundosIngest } from '../../ingest/fundos/command'
 import { loadConfig } from '../../src/core/config'
 import { createLogger } from '../../src/core/log'
@@ -221,7 +221,12 @@ describe('downloads from the CVM (a local stand-in with its directory listings)'
           }
     for (const name of names()) {
       etags.set(name, `"${sha256(join(source, name)).slice(0, 12)}"`)
-      server.on(`/dados/FI/${folderOf(name)}/${name}`, () => (existsSync(join(source, name)) ? { file: join(source, name), headers: { etag: etags.get(name)!, 'last-modified': 'Mon, 05 Oct 2026 11:04:00 GMT' } } : { status: 404 }))
+      // As Apache answers: 304 to a request whose If-None-Match is the file's current ETag.
+      server.on(`/dados/FI/${folderOf(name)}/${name}`, (_url, request) => {
+        if (!existsSync(join(source, name))) return { status: 404 }
+        const headers = { etag: etags.get(name)!, 'last-modified': 'Mon, 05 Oct 2026 11:04:00 GMT' }
+        return request.headers.get('if-none-match') === etags.get(name) ? { status: 304, headers } : { file: join(source, name), headers }
+      })
     }
     return server
   }
@@ -234,7 +239,8 @@ describe('downloads from the CVM (a local stand-in with its directory listings)'
     const run = (flags: Record<string, string | boolean> = {}) => fundosIngest.run({ flags: { '--fonte': `${server.url}/dados/FI`, ...flags }, dataDir, quiet: true, log: () => {} })
     try {
       expect(await run()).toMatch(/^base de fundos pronta em .* s: informes 2026-08 a 2026-09 .*; baixados 6, inalterados 0$/)
-      expect(JSON.parse(readFileSync(join(downloads, STATE_FILE), 'utf8'))['inf_diario_fi_202609.zip']).toEqual({ etag: server.etags.get('inf_diario_fi_202609.zip'), ultima_modificacao: 'Mon, 05 Oct 2026 11:04:00 GMT', bytes: statSync(join(source, 'inf_diario_fi_202609.zip')).size })
+      // The validators of each copy sit beside it (ingest/lib/conditional.ts) and go back with the next request.
+      expect(JSON.parse(readFileSync(join(downloads, 'inf_diario_fi_202609.zip.http.json'), 'utf8'))).toEqual({ url: `${server.url}/dados/FI/DOC/INF_DIARIO/DADOS/inf_diario_fi_202609.zip`, etag: server.etags.get('inf_diario_fi_202609.zip'), last_modified: 'Mon, 05 Oct 2026 11:04:00 GMT' })
       expect(await run({ '--se-preciso': true })).toMatch(/destes mesmos arquivos, no formato desta versão: nada a fazer; baixados 0, inalterados 6$/)
       // The CVM rewrites the current month in place.
       await rewriteDaily(source, '202609', (lines) => [...lines, ...lines.filter((l) => l.includes(';2026-09-29;') && !l.includes('99.110.001')).map((l) => l.replace(';2026-09-29;', ';2026-09-30;'))])

@@ -1,8 +1,7 @@
 // The free sample's bundled copy (src/datasets/fundos/amostra.json): /v1/fundos/amostra answers
 // with it when no fund base is loaded. It is produced here from a build of the bundled sample, by
 // the same code that answers from loaded data. `bun test/fundos/amostra.ts` rewrites it;
-// test/fundos/amostra.test.ts fails when the committed file differs from what this produces
-// (apart from fonte.construido_em, the time of the build).
+// test/fundos/amostra.test.ts fails when the committed file differs from what this produces.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/core/config'
@@ -25,9 +24,6 @@ export async function amostraFromSample(): Promise<string> {
     await store.close()
   }
 }
-
-/** The text without the build times, for comparing two builds. */
-export const withoutBuildTime = (text: string) => text.replace(/"construido_em": "[^"]*"/g, '"construido_em": "-"')
 
 export const committedAmostra = () => readFileSync(AMOSTRA_FILE, 'utf8')
 

@@ -13,7 +13,6 @@ export const Fonte = z.object({
   base: z.literal(BASE),
   referencia: date.describe('último dia consolidado dos informes diários carregados (AAAA-MM-DD)'),
   carteira: month.nullable().describe('competência mais recente de carteiras (CDA) carregada, AAAA-MM'),
-  construido_em: z.string().describe('quando a base foi construída (ISO 8601)'),
 })
 
 export const CnpjPath = z.object({ cnpj: cnpjParam })
@@ -30,7 +29,7 @@ const FluxoDia = z.object({
   resgates: money,
   liquido: money.describe('captacao - resgates'),
   patrimonio_liquido: money,
-  classes: z.number().int().describe('classes que informaram no dia'),
+  classes: z.number().int().describe('classes somadas no dia (as de fundos de cotas, FIC, ficam fora)'),
 })
 
 export const Fluxos = z.object({

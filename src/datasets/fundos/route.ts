@@ -8,6 +8,9 @@ import type { FundosFiles, FundosStore } from './store'
 // Embedded in the executable by `bun build --compile` (a plain JSON import).
 import AMOSTRA_COPIA from './amostra.json'
 
+/** The sample's index fund (constructed, test/fundos/fixtures): the example of the CNPJ routes in /docs. */
+const EXEMPLO_CNPJ = '99.110.006/0001-89'
+
 const use = <R>(ctx: AppContext, fn: (files: FundosFiles) => R) => storeOf<FundosStore>(ctx, 'fundos').use((s) => fn(s.files))
 const CNPJ_NOTE = 'CNPJ com ou sem pontuação (o da classe, como nos informes diários, ou o do fundo); um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
 
@@ -20,6 +23,7 @@ export const fluxos = defineRoute({
     'nos últimos `dias` dias corridos até ele. ' + service.NOTA_FLUXOS,
   price: 0.005,
   query: FluxosQuery,
+  exampleInput: { query: { dias: '5' } },
   response: Fluxos,
   errors: ['parametro_invalido', 'dados_indisponiveis'],
   handler: ({ query, ctx }) => use(ctx, (f) => service.fluxos(f, query)),
@@ -34,6 +38,7 @@ export const consulta = defineRoute({
     'e o número de cotistas, cada um com sua data. Um CNPJ válido que a CVM não lista responde 200 com encontrado=false.',
   price: 0.005,
   params: CnpjPath,
+  exampleInput: { params: { cnpj: EXEMPLO_CNPJ } },
   response: Consulta,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   handler: ({ params, ctx }) => use(ctx, (f) => service.consulta(f, params.cnpj)),
@@ -49,6 +54,7 @@ export const ranking = defineRoute({
     'um valor desconhecido dá 400 com a lista dos aceitos. As listas são calculadas na ingestão.',
   price: 0.01,
   query: RankingQuery,
+  exampleInput: { query: { por: 'captacao', classificacao: 'Ações', dias: '30', limite: '3' } },
   response: Ranking,
   errors: ['parametro_invalido', 'dados_indisponiveis'],
   handler: ({ query, ctx }) => use(ctx, (f) => service.ranking(f, query)),
@@ -61,6 +67,7 @@ export const carteira = defineRoute({
   description: `${CNPJ_NOTE} Ticker, ISIN, quantidade, valor de mercado, compras e vendas do mês (quantidade e valor), com a defasagem da divulgação. ${service.NOTA_DEFASAGEM} Um fundo sem carteira carregada responde 200 com encontrado=false.`,
   price: 0.01,
   params: CnpjPath,
+  exampleInput: { params: { cnpj: EXEMPLO_CNPJ } },
   response: Carteira,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   handler: ({ params, ctx }) => use(ctx, (f) => service.carteira(f, params.cnpj)),
@@ -76,6 +83,7 @@ export const movimentacoes = defineRoute({
     'da competência mais completa carregada); um mês fora do formato ou não carregado dá 400 dizendo quais estão.',
   price: 0.02,
   query: MovimentacoesQuery,
+  exampleInput: { query: { competencia: '2026-06', limite: '3' } },
   response: Movimentacoes,
   errors: ['parametro_invalido', 'dados_indisponiveis'],
   handler: ({ query, ctx }) => use(ctx, (f) => service.movimentacoes(f, query)),

@@ -22,7 +22,6 @@ export interface Fonte {
   base: typeof BASE
   referencia: string
   carteira: string | null
-  construido_em: string
 }
 
 export interface FundosFiles {
@@ -61,7 +60,7 @@ function openFiles(dir: string, manifest: SnapshotManifest): FundosFiles {
       db,
       meta,
       fluxos,
-      fonte: { base: BASE, referencia: meta.dia_consolidado, carteira: meta.competencias.at(-1)?.competencia ?? null, construido_em: manifest.construido_em },
+      fonte: { base: BASE, referencia: meta.dia_consolidado, carteira: meta.competencias.at(-1)?.competencia ?? null },
       memo: new Map(),
       sql: {
         consulta: db.query('SELECT corpo FROM consulta WHERE cnpj = ?'),

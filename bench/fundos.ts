@@ -2,7 +2,7 @@
 // reports (~8 M rows), the registry, one portfolio month (~1.5 M rows). Figures: ingest wall time,
 // CPU and peak memory, the build's size; then every route under wrk beside a bare Bun server in
 // the same run (latency percentiles from wrk's histogram), and each route alone (one connection).
-// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 32] [--segundos 10]`. Figures go to stdout.
+// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 8,32] [--segundos 10]`. Figures go to stdout.
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
@@ -12,7 +12,8 @@ const opt = (name: string, fallback: string) => { const i = args.indexOf(name); 
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-fundos'))
 /** Serve the previous build again instead of ingesting (to iterate on the server). */
 const reuse = args.includes('--reuse')
-const connections = Number(opt('--conexoes', '32'))
+/** Concurrent connections of the load (wrk -c), each level a run. */
+const levels = opt('--conexoes', '8,32').split(',').map(Number)
 const seconds = Number(opt('--segundos', '10'))
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
@@ -59,7 +60,7 @@ async function run(cmd: string[]) {
 
 let wrkMissing = false
 /** wrk with `connections` keep-alive connections on 2 threads for `seconds`, cycling through `paths`. */
-async function wrkLoad(base: string, paths: string[], conns = connections) {
+async function wrkLoad(base: string, paths: string[], conns: number) {
   if (wrkMissing || !Bun.which('wrk')) {
     if (!wrkMissing) console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
     wrkMissing = true
@@ -170,19 +171,22 @@ try {
     const r = await alone(server.base, paths)
     console.log(`${name}: p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms (${paths.length} caminhos)`)
   }
-  console.log(`-- sob carga: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota; servidor como em produção (um processo por núcleo) --`)
-  for (const [name, paths] of routes) {
-    const r = await wrkLoad(server.base, paths)
-    if (!r) break
-    console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
+  for (const connections of levels) {
+    console.log(`-- sob carga: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota; servidor como em produção (um processo por núcleo) --`)
+    for (const [name, paths] of routes) {
+      const r = await wrkLoad(server.base, paths, connections)
+      if (!r) break
+      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
+    }
+    // The same load against a bare Bun server, right after (the machine is shared: its state moves).
+    const bare = await bareBun()
+    try {
+      const r = await wrkLoad(bare.base, ['/'], connections)
+      if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms (${machineLoad()})`)
+    } finally {
+      bare.stop()
+    }
   }
 } finally {
   await server.stop()
-}
-const bare = await bareBun()
-try {
-  const r = await wrkLoad(bare.base, ['/'])
-  if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms (${machineLoad()})`)
-} finally {
-  bare.stop()
 }

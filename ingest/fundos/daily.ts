@@ -7,7 +7,7 @@
 // A class reports either as a whole (ID_SUBCLASSE blank) or per subclass; on a day with both, the
 // class's own row counts and its subclass rows are not added again (docs/fundos.md).
 import { columnIndex, HeaderError, type ColumnSpec } from '../lib/header'
-import { SourceError } from './files'
+import { cnpjDigits, SourceError } from './files'
 
 const DAILY_COLUMNS = {
   tipo: ['TP_FUNDO_CLASSE', 'TP_FUNDO'],
@@ -161,8 +161,8 @@ export class DailyAggregator {
     const key = sub ? `${cnpjRaw}\u0001${sub}` : cnpjRaw
     let e = this.entityByKey.get(key)
     if (e !== undefined) return e
-    const digits = cnpjRaw.replace(/[.\/\-\s]/g, '')
-    if (!/^\d{14}$/.test(digits)) return -1
+    const digits = cnpjDigits(cnpjRaw)
+    if (!digits) return -1
     const cls = this.classOf(digits, tipo || null)
     e = this.entities.length
     this.entities.push({ cls, sub: sub || null, latestDay: -1, cota: NaN, pl: NaN, cotistas: NaN, present: 0, cells: null })

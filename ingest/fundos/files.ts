@@ -56,11 +56,14 @@ export function describeZipError(name: string, err: unknown): string {
   return `${name} está corrompido ou incompleto (${why}); apague-o e baixe de novo (a base em uso foi mantida)`
 }
 
-/** 14 digits of a CNPJ as the CVM writes it (punctuated `00.017.024/0001-53` or bare), or null. */
+/**
+ * The 14 characters of a CNPJ as the CVM writes it (punctuated `00.017.024/0001-53` or bare), or
+ * null. Alphanumeric CNPJs (issued from July 2026, IN RFB 2.229/2024) are kept in upper case.
+ */
 export function cnpjDigits(raw: string | undefined): string | null {
   if (!raw) return null
-  const s = raw.replace(/[.\/\-\s]/g, '')
-  if (s.length === 14 && /^\d{14}$/.test(s)) return s
+  const s = raw.replace(/[.\/\-\s]/g, '').toUpperCase()
+  if (s.length === 14 && /^[0-9A-Z]{12}\d{2}$/.test(s)) return s
   // Bare CNPJs that lost their leading zeros (read as numbers somewhere upstream).
   if (/^\d{9,13}$/.test(s)) return s.padStart(14, '0')
   return null

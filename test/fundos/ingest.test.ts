@@ -111,6 +111,19 @@ describe('a build from a folder', () => {
     }
   })
 
+  test('an alphanumeric CNPJ (issued from July 2026) is a CNPJ, punctuated or not', async () => {
+    const dir = copyFixtures()
+    await rewriteDaily(dir, '202609', (lines) => [...lines, 'CLASSES - FIF;12.ABC.345/01DE-35;;2026-09-29;1000.00;1.000000000000;990.00;10.00;0.00;3'])
+    const { dataDir } = await buildFrom(dir)
+    const { app } = await testApp({ dataDir })
+    try {
+      const r = await get(app, '/v1/fundos/consulta/12abc34501de35')
+      expect(r.body).toMatchObject({ cnpj: '12ABC34501DE35', tipo: 'sem_cadastro', cota: { valor: 1, data: '2026-09-29' }, patrimonio_liquido: { valor: 990, data: '2026-09-29', origem: 'informe_diario' }, cotistas: { quantidade: 3, data: '2026-09-29' } })
+    } finally {
+      await app.close()
+    }
+  })
+
   test('malformed rows are counted with file and line, and the build fails past --max-rejeitadas', async () => {
     const dir = copyFixtures()
     await rewriteDaily(dir, '202609', (lines) => [...lines, 'CLASSES - FIF;12.345;;2026-09-10;1;1;1;0;0;1', 'CLASSES - FIF;00.017.024/0001-53;;2026-10-01;1;1;1;0;0;1'])

@@ -10,6 +10,8 @@ describe('CNPJs as the CVM writes them', () => {
     expect(cnpjDigits('00.017.024/0001-53')).toBe('00017024000153')
     expect(cnpjDigits('00017024000153')).toBe('00017024000153')
     expect(cnpjDigits('17024000153')).toBe('00017024000153')
+    // Alphanumeric CNPJs (from July 2026) are CNPJs too.
+    expect(cnpjDigits('12.abc.345/01de-35')).toBe('12ABC34501DE35')
     expect([cnpjDigits(''), cnpjDigits('12.345'), cnpjDigits('ABC')]).toEqual([null, null, null])
   })
 })

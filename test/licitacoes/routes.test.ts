@@ -3,7 +3,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
 import { startReplay } from '../../ingest/lib/replay'
+import { SQL_CONTRATOS } from '../../src/datasets/licitacoes/layout'
 import { get, testApp } from '../helpers'
 import { freshAmostra } from './amostra'
 import { sampleDir } from './helpers'
@@ -66,6 +68,14 @@ describe('/v1/licitacoes/fornecedor/{cnpj}', () => {
       expect(bytes.includes(Buffer.from('12345678909'))).toBe(false)
       expect(bytes.includes(Buffer.from('FULANO'))).toBe(false)
     }
+  })
+
+  test('the newest 100 come from a reverse scan of the root index: no sort, whatever the supplier size', () => {
+    const db = new Database(join(dataDir, 'licitacoes', 'current', 'contratos.sqlite'), { readonly: true })
+    const plan = (db.query(`EXPLAIN QUERY PLAN ${SQL_CONTRATOS}`).all('11222333') as { detail: string }[]).map((r) => r.detail).join('; ')
+    db.close()
+    expect(plan).toContain('USING INDEX contratos_por_raiz')
+    expect(plan).not.toContain('TEMP B-TREE')
   })
 
   test('an invalid CNPJ is a 400 before any lookup', async () => {

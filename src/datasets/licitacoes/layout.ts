@@ -88,7 +88,7 @@ LEFT JOIN orgaos o ON o.id = c.orgao
 LEFT JOIN unidades u ON u.id = c.unidade
 LEFT JOIN tipos t ON t.id = c.tipo
 WHERE substr(c.cnpj_fornecedor, 1, 8) = ?1
-ORDER BY substr(c.cnpj_fornecedor, 1, 8) DESC, c.data_assinatura DESC, c.id DESC
+ORDER BY c.data_assinatura DESC, c.id DESC
 LIMIT ${MAX_CONTRATOS}`
 
 export const SQL_RESUMO = 'SELECT total, valor, orgaos FROM fornecedores WHERE raiz = ?1'

@@ -1,0 +1,201 @@
+// Procurement benchmark: a synthetic PNCP (ingest/licitacoes/synth.ts, the real JSON shape, one
+// supplier root with 100 000 contracts) served by a local HTTP server in its own process; the sync
+// of every day since 2021 (wall time, the sync's own CPU and peak memory, files); supplier lookups,
+// the enriched profile and open tenders (PNCP 30 s slow, then down) under wrk, beside a bare Bun
+// server in the same run.
+//   bun bench/licitacoes.ts [--contratos 2000000] [--work DIR] [--reuse] [--concorrencia 8]
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
+import { DATASETS } from '../src/datasets/registry'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1]! : fallback
+}
+const contratos = Number(opt('--contratos', '2000000'))
+const work = resolve(opt('--work', '/tmp/dadosbr-bench-licitacoes'))
+const reuse = args.includes('--reuse')
+const concurrency = opt('--concorrencia', '8')
+const plan: SynthPlan = { contratos, ate: '2026-10-31' }
+const bun = process.execPath
+const ROOT = resolve(import.meta.dir, '..')
+const CLI = join(ROOT, 'src', 'cli.ts')
+const dataDir = join(work, `dados-${contratos}`)
+const fmt = (n: number) => n.toFixed(2)
+const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`
+
+function machineLoad(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
+}
+
+function duBytes(dir: string): number {
+  let n = 0
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) n += duBytes(p)
+    else if (e.isFile()) n += statSync(p).size
+  }
+  return n
+}
+
+async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = s.port!
+  s.stop(true)
+  return port
+}
+
+/** The synthetic PNCP in its own process (its CPU is not the sync's). */
+async function startSynth(port: number) {
+  const proc = Bun.spawn([bun, join(ROOT, 'ingest', 'licitacoes', 'synth.ts'), '--porta', String(port), '--contratos', String(contratos)], { stdout: 'pipe', stderr: 'inherit' })
+  const reader = proc.stdout.getReader()
+  const { value } = await reader.read()
+  reader.releaseLock()
+  const { url } = JSON.parse(new TextDecoder().decode(value!).split('\n')[0]!) as { url: string }
+  return { proc, url }
+}
+
+async function wrk(base: string, paths: string[], connections: number, seconds = 10) {
+  if (!Bun.which('wrk')) return null
+  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    e.connect + e.read + e.write + e.timeout, e.status))
+end`)
+  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  rmSync(script)
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+  if (!line) throw new Error(`wrk sem resultado: ${out}`)
+  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
+  return { ...r, rps: Math.round(r.requests / r.seconds) }
+}
+
+const show = (label: string, r: Awaited<ReturnType<typeof wrk>>) =>
+  console.log(r ? `${label}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms${r.errors || r.non2xx ? `, ${r.errors} erros, ${r.non2xx} não-2xx` : ''} (${machineLoad()})` : `${label}: wrk ausente (apt-get install wrk)`)
+
+async function waitHttp(url: string) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return
+    } catch {}
+    await Bun.sleep(100)
+  }
+  throw new Error(`sem resposta de ${url}`)
+}
+
+mkdirSync(work, { recursive: true })
+console.log(`licitações: ${contratos.toLocaleString('pt-BR')} contratos sintéticos de ${plan.ate.slice(0, 4)} para trás, desde 2021-01-01; pasta ${work}`)
+const synth = await startSynth(await freePort())
+// Every other upstream at a closed local port: the server's other feeds never leave the machine.
+const closed = Object.fromEntries(DATASETS.flatMap((d) => [...(d.upstreams ?? []), ...(d.feeds ?? []).flatMap((f) => f.upstreams)]).map((u) => [u.env, 'http://127.0.0.1:9']))
+const env = { ...process.env, ...closed, PNCP_URL: synth.url, UV_THREADPOOL_SIZE: '4' }
+try {
+  // 1. The sync of the whole history.
+  if (!reuse || !existsSync(join(dataDir, 'licitacoes', 'current'))) {
+    rmSync(dataDir, { recursive: true, force: true })
+    const load = machineLoad()
+    const started = performance.now()
+    const proc = Bun.spawn([bun, CLI, 'ingest', 'licitacoes', '--desde', '2021-01-01', '--ate', plan.ate, '--concorrencia', concurrency, '--data', dataDir], { env, stdout: 'inherit', stderr: 'pipe' })
+    const log = await new Response(proc.stderr).text()
+    await proc.exited
+    const seconds = (performance.now() - started) / 1000
+    if (proc.exitCode !== 0) throw new Error(`ingest saiu com ${proc.exitCode}: ${log}`)
+    const usage = proc.resourceUsage()!
+    const cpu = Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6
+    console.log(log.trim())
+    console.log(`sincronização: ${seconds.toFixed(1)} s de relógio, ${cpu.toFixed(1)} s de CPU do ingest (${(cpu / 60).toFixed(1)} min), pico de memória ${gb(usage.maxRSS)}; antes: ${load}; depois: ${machineLoad()}`)
+  }
+  console.log(`arquivos: ${gb(duBytes(join(dataDir, 'licitacoes')))} em data/licitacoes (${readdirSync(join(dataDir, 'licitacoes')).join(', ')})`)
+
+  // The other bases of the enriched profile: their bundled samples (registry, integrity, central bank).
+  for (const base of ['cnpj', 'integridade', 'bcb']) {
+    const p = Bun.spawn([bun, CLI, 'ingest', base, '--amostra', '--data', dataDir, '--quiet'], { env, stdout: 'ignore', stderr: 'inherit' })
+    await p.exited
+  }
+  // The open tenders' copy, fetched once from the synthetic PNCP, then made older than its interval.
+  await Bun.spawn([bun, CLI, 'atualizar', 'licitacoes-abertas', '--data', dataDir, '--quiet'], { env, stdout: 'ignore', stderr: 'inherit' }).exited
+  const copyFile = join(dataDir, 'feeds', 'licitacoes-abertas', '6.json')
+  const copy = JSON.parse(readFileSync(copyFile, 'utf8'))
+  copy.consultado_em = new Date(Date.now() - 2 * 3600_000).toISOString()
+  writeFileSync(copyFile, JSON.stringify(copy))
+  console.log(`licitações abertas: cópia de ${copy.dados.oportunidades.length} oportunidades, envelhecida 2 h (além dos 30 min do intervalo)`)
+  // PNCP now takes 30 s per answer.
+  await fetch(`${synth.url}/_atraso?ms=30000`)
+
+  // 2. The server.
+  const port = await freePort()
+  const server = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--data', dataDir, '--log', 'warn'], { env, stdout: 'ignore', stderr: 'inherit' })
+  const base = `http://127.0.0.1:${port}`
+  try {
+    await waitHttp(`${base}/v1/health`)
+    // Suppliers as the sync saw them: 2 000 roots drawn like the contracts, and the big one.
+    const roots = new Set<string>()
+    for (let n = 1; roots.size < 2000 && n < contratos; n += 9973) {
+      const s = supplierOf(plan, n)
+      roots.add(cnpjOf(s.root, s.branch))
+    }
+    const mixed = [...roots].map((c) => `/v1/licitacoes/fornecedor/${c}`)
+    const big = `/v1/licitacoes/fornecedor/${cnpjOf(Number(BIG_ROOT), 1)}`
+    const bigAnswer = await (await fetch(base + big)).json()
+    console.log(`fornecedor grande: ${bigAnswer.resumo.total_contratos} contratos, ${bigAnswer.resumo.orgaos_distintos} órgãos, ${bigAnswer.contratos.length} listados`)
+    const one = async (path: string, n = 200) => {
+      const t: number[] = []
+      for (let i = 0; i < n; i++) {
+        const s = performance.now()
+        await (await fetch(base + path)).arrayBuffer()
+        t.push(performance.now() - s)
+      }
+      t.sort((a, b) => a - b)
+      return { p50: t[Math.floor(n / 2)]!, p99: t[Math.floor(n * 0.99)]! }
+    }
+    const alone = await one(big)
+    console.log(`fornecedor grande, um pedido por vez (fetch): p50 ${fmt(alone.p50)} ms, p99 ${fmt(alone.p99)} ms`)
+    for (const c of [1, 4]) {
+      show(`fornecedores variados, wrk ${c} conexão(ões)`, await wrk(base, mixed, c))
+      show(`fornecedor com ${bigAnswer.resumo.total_contratos} contratos, wrk ${c} conexão(ões)`, await wrk(base, [big], c))
+    }
+    // The enriched profile of the registry sample's 11.222.333/0001-81: the root of the big supplier (100 000 contracts).
+    const enrich = ['/v1/empresa/enriquecer/11222333000181', '/v1/empresa/enriquecer/33683111000280']
+    const e = await (await fetch(base + enrich[0]!)).json()
+    console.log(`perfil enriquecido de 11.222.333/0001-81: cadastro ${e.cadastro ? 'ok' : 'null'}, ${e.contratos_publicos?.resumo.total_contratos} contratos, integridade ${e.integridade ? 'ok' : 'null'}, banco central ${e.banco_central ? 'ok' : 'null'}`)
+    show('perfil enriquecido, wrk 1 conexão', await wrk(base, enrich, 1))
+    show('perfil enriquecido, wrk 4 conexões', await wrk(base, enrich, 4))
+    // Open tenders while PNCP takes 30 s, then while it is down.
+    const abertas = Array.from({ length: 20 }, (_, i) => `/v1/licitacoes/abertas?pagina=${i + 1}&por_pagina=50`)
+    const status = async () => (await (await fetch(base + abertas[0]!)).json()).fonte.status
+    console.log(`licitações abertas com o PNCP levando 30 s: fonte.status ${await status()}`)
+    show('licitações abertas, PNCP lento (30 s), wrk 4 conexões', await wrk(base, abertas, 4))
+    synth.proc.kill()
+    await synth.proc.exited
+    console.log(`licitações abertas com o PNCP fora do ar: fonte.status ${await status()}`)
+    show('licitações abertas, PNCP fora do ar, wrk 4 conexões', await wrk(base, abertas, 4))
+  } finally {
+    server.kill()
+    await server.exited
+  }
+  // The floor: a bare Bun server answering a fixed JSON, same load.
+  const barePort = await freePort()
+  const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${barePort}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`], { stdout: 'ignore', stderr: 'inherit' })
+  try {
+    await waitHttp(`http://127.0.0.1:${barePort}/`)
+    show('Bun puro, wrk 1 conexão', await wrk(`http://127.0.0.1:${barePort}`, ['/'], 1))
+    show('Bun puro, wrk 4 conexões', await wrk(`http://127.0.0.1:${barePort}`, ['/'], 4))
+  } finally {
+    bare.kill()
+  }
+} finally {
+  synth.proc.kill()
+  if (!args.includes('--manter')) rmSync(dataDir, { recursive: true, force: true })
+}

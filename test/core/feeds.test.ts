@@ -194,6 +194,30 @@ describe('feeds', () => {
     expect(r.copy<{ valor: number }>('precos')!.dados!.valor).toBeGreaterThan(back.dados!.valor)
   })
 
+  test('two processes and a request-time feed: the one whose view of the copy is a second old does not refresh again (nor wait) right after the other failed', async () => {
+    const prices: FeedDef<{ valor: number }> = { ...feed, name: 'precos2', base: 'Teste/precos', intervalMinutes: 0.25, timeoutMs: 500, waitOnStaleMs: 400 }
+    const dir = tempDir('feeds-')
+    const clock = { t: T0 }
+    const a = new FeedRunner([prices], { dataDir: dir, log: createLogger('silent'), now: () => clock.t })
+    const b = new FeedRunner([prices], { dataDir: dir, log: createLogger('silent'), now: () => clock.t })
+    upstream.fault = { kind: 'none' }
+    const good = (await a.get<{ valor: number }>('precos2')).dados
+    expect((await b.get<{ valor: number }>('precos2')).dados).toEqual(good) // b reads the copy a wrote
+    upstream.fault = { kind: 'slow', delayMs: 3000 }
+    clock.t += 20_000
+    const attempt = a.get<{ valor: number }>('precos2') // a starts the attempt (and waits at most 400 ms)
+    expect((await b.get<{ valor: number }>('precos2')).dados).toEqual(good) // b: a holds the lock; b's view is now without an error
+    expect((await attempt).dados).toEqual(good)
+    await until(() => Boolean(a.copy('precos2')!.ultimo_erro)) // a's attempt times out (500 ms), written to disk
+    const asked = upstream.requests.length
+    // b last read the file before a's failure was written: with the lock it reads it again and stands down.
+    expect((await b.get<{ valor: number }>('precos2')).fonte.status).toBe('cache_servido')
+    await Bun.sleep(200) // a second attempt, had b started one, would have reached the upstream by now
+    expect(upstream.requests.length).toBe(asked)
+    expect(b.copy('precos2')!.ultimo_erro).toContain('sem resposta')
+    upstream.fault = { kind: 'none' }
+  })
+
   test('the fetch reads the feed clock (date windows follow it; a bundled sample is fetched at its recording time)', async () => {
     const clocked: FeedDef<{ agora: number }> = { ...feed, name: 'relogio', async fetch(_key, ctx) { return { agora: ctx.now() } } } as FeedDef<{ agora: number }>
     const clock = { t: Date.parse('2026-01-28T22:30:00Z') }

@@ -228,7 +228,7 @@ export class FeedRunner {
           if (left > 0) await Promise.race([running, Bun.sleep(left)])
         }
       }
-    } else if (feed.waitOnStaleMs && age > (interval * 2) / 3) this.startRefresh(feed, key)
+    } else if (feed.waitOnStaleMs && age > (interval * 2) / 3) this.startRefresh(feed, key, true)
     const copy = this.slot(feed, key).copy
     return { dados: (copy?.dados ?? null) as T | null, fonte: this.fonte(feed, copy) }
   }
@@ -241,11 +241,22 @@ export class FeedRunner {
   }
 
   /** Starts a refresh unless one runs (in this process or, by its lock, in another); returns it, or null. */
-  private startRefresh(feed: FeedDef, key: string): Promise<void> | null {
+  private startRefresh(feed: FeedDef, key: string, ahead = false): Promise<void> | null {
     const s = this.slot(feed, key)
     if (s.refreshing) return s.refreshing
     const release = this.lock(feed, key)
     if (!release) return null
+    // With the lock, read the copy on disk again: another process may have just refreshed it, or
+    // just failed to (this process's view can be a second old). Refreshing again would duplicate
+    // that work, and a request-time feed would make its requests wait on an upstream known to fail.
+    s.checkedAt = -Infinity
+    const copy = this.slot(feed, key).copy
+    const age = this.ageMs(copy)
+    const due = ahead ? age === null || age > (this.intervalMs(feed) * 2) / 3 : (age === null || age > this.intervalMs(feed)) && this.retryDue(feed, copy)
+    if (!due) {
+      release()
+      return null
+    }
     s.refreshStarted = performance.now()
     s.refreshing = this.runRefresh(feed, key)
       .then(() => {}, () => {})

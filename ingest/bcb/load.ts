@@ -130,7 +130,7 @@ export async function buildBcb(options: BcbBuildOptions): Promise<BcbBuildResult
             // Lists in a fixed order (banks first); the sites of every list make the verified domains.
             const registros = porRaiz.get(raiz)!.sort((a, b) => SEGMENTOS.indexOf(a.lista) - SEGMENTOS.indexOf(b.lista))
             const dominios = [...new Set(registros.flatMap((r) => hostnames(r.sitio)))].sort()
-            insert.run(raiz, JSON.stringify({ autorizada: registros.some((r) => SEDES.includes(r.lista)), registros, dominios_verificados: dominios }))
+            insert.run(raiz, Buffer.from(JSON.stringify({ autorizada: registros.some((r) => SEDES.includes(r.lista)), registros, dominios_verificados: dominios })))
           }
           const seg = db.prepare('INSERT INTO segmentos (lista, referencia, registros) VALUES (?, ?, ?)')
           for (const s of SEGMENTOS) seg.run(s, listas[s], totals[s])

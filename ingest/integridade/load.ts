@@ -159,7 +159,7 @@ function writeDb(path: string, records: Apontamento[], listas: Record<Lista, str
     db.exec(SCHEMA)
     const insert = db.prepare('INSERT INTO apontamentos (raiz, lista, ordem, cnpj, fim, situacao, corpo) VALUES (?, ?, ?, ?, ?, ?, ?)')
     db.transaction(() => {
-      records.forEach((r, i) => insert.run(r.cnpj.slice(0, 8), r.lista, i, r.cnpj, r.fim, r.situacao, JSON.stringify(r.corpo)))
+      records.forEach((r, i) => insert.run(r.cnpj.slice(0, 8), r.lista, i, r.cnpj, r.fim, r.situacao, Buffer.from(JSON.stringify(r.corpo))))
       const lista = db.prepare('INSERT INTO listas (lista, referencia, registros) VALUES (?, ?, ?)')
       for (const l of LISTAS) lista.run(l, listas[l], totals[l])
     })()

@@ -42,8 +42,20 @@ export function errorBody(codigo: string, mensagem: string): ErrorBody {
   return { erro: { codigo, mensagem } }
 }
 
+/**
+ * A body a route serializes itself, as text or UTF-8 bytes (its answer is mostly JSON stored at
+ * build time: parsing it to objects and stringifying them again halved a lookup route's
+ * throughput). Sent as is; tests (checkResponses) still parse and validate it.
+ */
+export class JsonText {
+  constructor(readonly text: string | Uint8Array) {}
+  parse(): unknown {
+    return JSON.parse(typeof this.text === 'string' ? this.text : new TextDecoder().decode(this.text))
+  }
+}
+
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(body instanceof JsonText ? (body.text as BodyInit) : JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   })

@@ -1,7 +1,7 @@
 // A route is declared once, with its price and zod schemas; the server, the payment
 // layer, the OpenAPI document, /llms.txt and /.well-known/x402 all read this declaration.
 import { z } from 'zod'
-import type { ErrorCode } from './errors'
+import type { ErrorCode, JsonText } from './errors'
 import type { AppContext } from './context'
 
 export interface RouteInput<P, Q> {
@@ -39,7 +39,8 @@ export interface RouteDef<P = any, Q = any, R = any> {
   planned?: { price: number | null }
   /** Accept any query parameter (the planned routes, which answer 501 whatever is asked). */
   acceptsAnyQuery?: boolean
-  handler: (input: RouteInput<P, Q>) => R | Promise<R>
+  /** The answer, or its JSON already written (JsonText, for routes that store it serialized). */
+  handler: (input: RouteInput<P, Q>) => R | JsonText | Promise<R | JsonText>
 }
 
 /** Identity helper that keeps the generic types of a route declaration. */

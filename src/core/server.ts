@@ -2,7 +2,7 @@
 // failure, 405 for other methods on known paths, 414 for huge URLs, CORS for browser payers.
 import { Elysia } from 'elysia'
 import type { AppContext } from './context'
-import { ApiError, errorResponse, jsonResponse } from './errors'
+import { ApiError, errorResponse, JsonText, jsonResponse } from './errors'
 import { pathPattern, routerPath, type RouteDef } from './route'
 import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 
@@ -98,7 +98,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   const serveRoute = async (route: RouteDef, request: Request, rawParams: Record<string, string>, baseUrl: string): Promise<Response> => {
     try {
       let body = await route.handler({ ...parseInputs(route, request, rawParams), request, baseUrl, ctx })
-      if (ctx.checkResponses) body = route.response.parse(body)
+      if (ctx.checkResponses) body = route.response.parse(body instanceof JsonText ? body.parse() : body)
       return jsonResponse(body)
     } catch (err) {
       return failure(err, route.path)

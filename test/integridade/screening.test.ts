@@ -185,3 +185,16 @@ describe('legal entities only', () => {
     expect(later.ficha_limpa).toBe(false) // the fine without end date
   })
 })
+
+describe('the answer as text', () => {
+  test('every root of the build: the JSON bytes the route sends parse and pass the route\'s schema', async () => {
+    const { Triagem } = await import('../../src/datasets/integridade/model')
+    const { triagemJson } = await import('../../src/datasets/integridade/service')
+    const cnpjs = files.db.query<{ cnpj: string }, []>('SELECT DISTINCT cnpj FROM apontamentos').all().map((r) => r.cnpj)
+    const { completeCnpj } = await import('../../src/core/documents')
+    for (const c of [...cnpjs, '33683111000280', completeCnpj('901112220009')]) {
+      const text = new TextDecoder().decode(triagemJson(files, c, HOJE))
+      expect(Triagem.safeParse(JSON.parse(text)).success).toBe(true)
+    }
+  })
+})

@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
 import { InstituicaoAmostra, InstituicaoBcb, RaizPath } from './model'
-import { consultarBcb, instituicao } from './service'
+import { consultarBcbJson, instituicao } from './service'
 import type { BcbStore } from './store'
 // Embedded in the executable; rewritten by `bun test/bcb/amostra.ts`.
 import AMOSTRA_COPIA from './amostra.json'
@@ -28,7 +28,7 @@ export const instituicaoRoute = defineRoute({
   response: InstituicaoBcb,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   exampleInput: { params: { cnpj: '00.000.000' } },
-  handler: ({ params, ctx }) => consultarBcb(ctx, params.cnpj),
+  handler: ({ params, ctx }) => consultarBcbJson(ctx, params.cnpj),
 })
 
 const amostraCopia = AMOSTRA_COPIA as z.output<typeof InstituicaoAmostra>

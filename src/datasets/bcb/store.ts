@@ -10,8 +10,9 @@ import { DATASET, DB_FILE, FORMAT, SEGMENTOS, type BcbManifest, type Segmento } 
 
 export interface BcbFiles {
   db: Database
-  porRaiz: Statement<{ corpo: string }, [string]>
+  porRaiz: Statement<{ corpo: Uint8Array }, [string]>
   fonte: { base: 'BCB'; referencia: string; listas: Record<Segmento, string> }
+  fonteJson: Uint8Array
 }
 
 export type BcbStore = SnapshotStore<BcbFiles, BcbManifest>
@@ -26,7 +27,8 @@ export function openBcbFiles(dir: string, manifest: BcbManifest): BcbFiles {
       if (!d) throw new Error(`${dir}: lista ${s} ausente`)
       listas[s] = d
     }
-    return { db, porRaiz: db.query<{ corpo: string }, [string]>('SELECT corpo FROM instituicoes WHERE raiz = ?'), fonte: { base: 'BCB', referencia: manifest.referencia, listas } }
+    const fonte = { base: 'BCB' as const, referencia: manifest.referencia, listas }
+    return { db, porRaiz: db.query<{ corpo: Uint8Array }, [string]>('SELECT corpo FROM instituicoes WHERE raiz = ?'), fonte, fonteJson: Buffer.from(JSON.stringify(fonte)) }
   } catch (err) {
     db.close()
     throw err

@@ -3,8 +3,8 @@
 import type { SnapshotManifest } from '../../core/stores/snapshot-layout'
 
 export const DATASET = 'integridade'
-/** Layout version: a server opens only builds of its own version (bump on any change below). */
-export const FORMAT = 1
+/** Layout version: a server opens only builds of its own version (bump on any change below). 2: corpo as BLOB. */
+export const FORMAT = 2
 export const DB_FILE = 'integridade.sqlite'
 
 /** The five lists, in the order of the answer's `apontamentos`. */
@@ -18,7 +18,8 @@ export type Lista = (typeof LISTAS)[number]
  *   the same root);
  * - `fim` and `situacao`: what `vigente` is computed from at request time (the build cannot know
  *   the day it will be asked);
- * - `corpo`: the record's fields as JSON, under the answer's keys.
+ * - `corpo`: the record's fields as JSON (UTF-8 bytes in a BLOB: the route copies them into its
+ *   answer without decoding them to a string), under the answer's keys.
  * `listas` holds each list's reference date and source file (the answer's `fonte`).
  */
 export const SCHEMA = `
@@ -29,7 +30,7 @@ CREATE TABLE apontamentos (
   cnpj TEXT NOT NULL,
   fim TEXT,
   situacao TEXT,
-  corpo TEXT NOT NULL,
+  corpo BLOB NOT NULL,
   PRIMARY KEY (raiz, lista, ordem)
 ) WITHOUT ROWID;
 CREATE TABLE listas (

@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
 import { CnpjPath, Triagem, TriagemAmostra } from './model'
-import { consultarIntegridade, triagem } from './service'
+import { consultarIntegridadeJson, triagem } from './service'
 import type { IntegridadeStore } from './store'
 // Embedded in the executable (a plain JSON import); rewritten by `bun test/integridade/amostra.ts`.
 import AMOSTRA_COPIA from './amostra.json'
@@ -36,7 +36,7 @@ export const consulta = defineRoute({
   response: Triagem,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   exampleInput: { params: { cnpj: AMOSTRA_CNPJ } },
-  handler: ({ params, ctx }) => consultarIntegridade(ctx, params.cnpj),
+  handler: ({ params, ctx }) => consultarIntegridadeJson(ctx, params.cnpj),
 })
 
 const amostraCopia = AMOSTRA_COPIA as z.output<typeof TriagemAmostra>

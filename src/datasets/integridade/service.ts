@@ -1,8 +1,10 @@
 // The screening itself, as plain functions over the open build, so another route (the enriched
 // profile, /v1/empresa/enriquecer) gets exactly this answer without an HTTP call:
-//   triagem(files, cnpj)           with the files of an open build (tests, batch use)
+//   triagem(files, cnpj)            with the files of an open build (tests, batch use)
 //   consultarIntegridade(ctx, cnpj) with the server's context (503 dados_indisponiveis when not loaded)
+// The route itself sends the same answer as JSON bytes (triagemJson), written without objects.
 import { storeOf, type AppContext } from '../../core/context'
+import { JsonText } from '../../core/errors'
 import { LISTAS, type Lista } from './layout'
 import type { TriagemResultado } from './model'
 import type { IntegridadeFiles, IntegridadeStore, LinhaApontamento } from './store'
@@ -42,37 +44,61 @@ function vigente(lista: Lista, fim: string | null, situacao: string | null, hoje
   }
 }
 
+/** Bytes of an ASCII text (keys, CNPJs, booleans, numbers). */
+const ascii = (s: string) => Buffer.from(s, 'latin1')
+const COMMA = ascii(',')
+const CLOSE = ascii(']')
+/** `"ceis":[`, `,"cnep":[`...: the answer's fixed pieces, made once. */
+const OPEN = LISTAS.map((l, i) => ascii(`${i ? ',' : ''}"${l}":[`))
+const FONTE = ascii('},"fonte":')
+const END = ascii('}')
+
 /**
- * Screens a (valid, normalized) CNPJ in the five lists. A sanction binds the legal entity, so
- * every record of the same 8-character root is returned, those filed under this very CNPJ first.
+ * The screening's answer as UTF-8 JSON: what /v1/integridade/consulta/{cnpj} sends, put together
+ * from the records' JSON bytes as stored, never decoded to strings (decoding and parsing them, then
+ * stringifying the objects, cost most of a lookup). Always the JSON of triagem(...), which parses it.
  */
-export function triagem(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): TriagemResultado {
-  const apontamentos = { ceis: [], cnep: [], cepim: [], trabalho_escravo: [], acordos_leniencia: [] } as Record<Lista, Record<string, unknown>[]>
-  const exatos = { ceis: 0, cnep: 0, cepim: 0, trabalho_escravo: 0, acordos_leniencia: 0 } as Record<Lista, number>
-  let total = 0
+export function triagemJson(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): Uint8Array {
+  const rows = (files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]).sort((a, b) => a[5] - b[5])
   let vigentes = 0
-  for (const [lista, filed, fim, situacao, corpo] of files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]) {
-    const v = vigente(lista, fim, situacao, hoje)
-    const exato = filed === cnpj
-    // The three leading keys go into the stored JSON text: one parse, no object spread.
-    const item = JSON.parse(`{"correspondencia":"${exato ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},${corpo.slice(1)}`) as Record<string, unknown>
-    const list = apontamentos[lista]
-    // Rows come newest first within each list; exact matches move ahead of root matches, keeping that order.
-    if (exato) list.splice(exatos[lista]++, 0, item)
-    else list.push(item)
-    total++
-    if (v) vigentes++
+  const parts: Uint8Array[] = []
+  for (let l = 0; l < LISTAS.length; l++) {
+    parts.push(OPEN[l]!)
+    // Rows in build order (by list, newest first); the matches filed under this CNPJ go first, then
+    // those of other establishments of the root, each group in that order.
+    let first = true
+    for (const exato of [true, false])
+      for (const [lista, filed, fim, situacao, corpo] of rows) {
+        if (lista !== LISTAS[l] || (filed === cnpj) !== exato) continue
+        const v = vigente(lista, fim, situacao, hoje)
+        if (v) vigentes++
+        // The three leading keys, then the stored fields without their opening brace.
+        if (!first) parts.push(COMMA)
+        parts.push(ascii(`{"correspondencia":"${exato ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},`), corpo.subarray(1))
+        first = false
+      }
+    parts.push(CLOSE)
   }
-  return {
-    cnpj,
-    total_apontamentos: total,
-    ficha_limpa: vigentes === 0,
-    apontamentos: Object.fromEntries(LISTAS.map((l) => [l, apontamentos[l]])) as TriagemResultado['apontamentos'],
-    fonte: files.fonte,
-  }
+  parts.unshift(ascii(`{"cnpj":"${cnpj}","total_apontamentos":${rows.length},"ficha_limpa":${vigentes === 0},"apontamentos":{`))
+  parts.push(FONTE, files.fonteJson, END)
+  return Buffer.concat(parts)
 }
 
-/** The screening from the server's loaded build: what /v1/integridade/consulta/{cnpj} answers. */
+/**
+ * Screens a (valid, normalized) CNPJ in the five lists, as an object (for routes that combine it
+ * with other data, like the enriched profile). A sanction binds the legal entity, so every record
+ * of the same 8-character root is returned, those filed under this very CNPJ first.
+ */
+export function triagem(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): TriagemResultado {
+  return JSON.parse(new TextDecoder().decode(triagemJson(files, cnpj, hoje))) as TriagemResultado
+}
+
+/** The screening from the server's loaded build, as an object (503 dados_indisponiveis when not loaded). */
 export function consultarIntegridade(ctx: AppContext, cnpj: string): Promise<TriagemResultado> {
   return storeOf<IntegridadeStore>(ctx, 'integridade').use((s) => triagem(s.files, cnpj))
+}
+
+/** The same, as the JSON bytes the route sends. */
+export function consultarIntegridadeJson(ctx: AppContext, cnpj: string): Promise<JsonText> {
+  return storeOf<IntegridadeStore>(ctx, 'integridade').use((s) => new JsonText(triagemJson(s.files, cnpj)))
 }

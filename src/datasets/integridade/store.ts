@@ -9,14 +9,16 @@ import { openSnapshot, type SnapshotStore } from '../../core/stores/snapshot'
 import { openImmutable } from '../../core/stores/sqlite'
 import { DATASET, DB_FILE, FORMAT, LISTAS, type IntegridadeManifest, type Lista } from './layout'
 
-/** A record as stored: list, CNPJ filed under, end date, situation, fields as JSON text (arrays: cheaper to read than objects). */
-export type LinhaApontamento = [lista: Lista, cnpj: string, fim: string | null, situacao: string | null, corpo: string]
+/** A record as stored: list, CNPJ filed under, end date, situation, fields as UTF-8 JSON (arrays: cheaper to read than objects). */
+export type LinhaApontamento = [lista: Lista, cnpj: string, fim: string | null, situacao: string | null, corpo: Uint8Array, ordem: number]
 
 export interface IntegridadeFiles {
   db: Database
   /** Every record of an 8-character root, grouped by list, newest first. */
   porRaiz: Statement<unknown, [string]>
   fonte: { base: 'CGU/MTE'; referencia: string; listas: Record<Lista, string> }
+  /** `fonte` as UTF-8 JSON (the route writes its answer as bytes). */
+  fonteJson: Uint8Array
 }
 
 export type IntegridadeStore = SnapshotStore<IntegridadeFiles, IntegridadeManifest>
@@ -32,10 +34,14 @@ export function openIntegridadeFiles(dir: string, manifest: IntegridadeManifest)
       if (!d) throw new Error(`${dir}: lista ${l} ausente`)
       listas[l] = d
     }
+    const fonte = { base: 'CGU/MTE' as const, referencia: manifest.referencia, listas }
     return {
       db,
-      porRaiz: db.query<LinhaApontamento, [string]>('SELECT lista, cnpj, fim, situacao, corpo FROM apontamentos WHERE raiz = ? ORDER BY lista, ordem'),
-      fonte: { base: 'CGU/MTE', referencia: manifest.referencia, listas },
+      // No ORDER BY: SQLite sorted the few rows of a root at 3x the cost of reading them (10 against
+      // 3.5 µs); the caller orders them by `ordem` (grouped by list, newest first, at build).
+      porRaiz: db.query<unknown, [string]>('SELECT lista, cnpj, fim, situacao, corpo, ordem FROM apontamentos WHERE raiz = ?'),
+      fonte,
+      fonteJson: Buffer.from(JSON.stringify(fonte)),
     }
   } catch (err) {
     db.close()

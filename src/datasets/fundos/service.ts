@@ -5,9 +5,9 @@
 import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
-import { cents, consultaNaoEncontrada, unpackCarteira, type ClasseCorpo, type MovimentacaoCorpo } from './layout'
+import { cents, consultaNaoEncontrada, unpackCarteira } from './layout'
 import type { Amostra, Carteira, Consulta, Fluxos, Movimentacoes, POR, Ranking } from './model'
-import type { FundosFiles, FundosStore } from './store'
+import { rankingKey, type FundosFiles, type FundosStore } from './store'
 
 export type FluxosBody = z.output<typeof Fluxos>
 export type ConsultaBody = z.output<typeof Consulta>
@@ -111,15 +111,12 @@ export function ranking(files: FundosFiles, query: { por: (typeof POR)[number]; 
   const classificacao = query.classificacao === undefined ? null : classificacaoDe(files, query.classificacao)
   const { s, de, completa } = windowOf(files, query.dias)
   const T = files.meta.dias.length - 1
-  const ids = files.sql.ranking.all(query.por, classificacao ?? '*', query.por === 'captacao' ? s : -1, query.limite) as { classe: number }[]
-  const fundos = ids.map(({ classe }, i) => {
-    const row = files.sql.classe.get(classe) as { corpo: string; fluxos: Uint8Array }
-    const c = JSON.parse(row.corpo) as ClasseCorpo
+  const ids = files.rankings.get(rankingKey(query.por, classificacao ?? '*', query.por === 'captacao' ? s : -1)) ?? new Int32Array(0)
+  const fundos = [...ids.subarray(0, query.limite)].map((id, i) => {
+    const { corpo: c, fluxos } = files.classes[id]!
     // Prefix sums: captacao[0..T] then resgates[0..T].
-    const view = new DataView(row.fluxos.buffer, row.fluxos.byteOffset, row.fluxos.byteLength)
-    const at = (k: number) => (k < 0 ? 0 : view.getFloat64(k * 8, true))
-    const captacao = cents(at(T) - at(s - 1))
-    const resgates = cents(at(2 * T + 1) - (s > 0 ? at(T + s) : 0))
+    const captacao = cents(fluxos[T]! - (s > 0 ? fluxos[s - 1]! : 0))
+    const resgates = cents(fluxos[2 * T + 1]! - (s > 0 ? fluxos[T + s]! : 0))
     return {
       posicao: i + 1, cnpj: c.cnpj, nome: c.nome, fundo: c.fundo, gestor: c.gestor, classificacao: c.classificacao, cotas_de_fundos: c.cotas_de_fundos,
       data: c.data, cota: c.cota, patrimonio_liquido: c.patrimonio_liquido === null ? null : cents(c.patrimonio_liquido), cotistas: c.cotistas,
@@ -177,12 +174,12 @@ export function movimentacoes(files: FundosFiles, query: { competencia?: string;
   const info = list.find((c) => c.competencia === competencia)
   if (!info)
     throw new ApiError('parametro_invalido', `parâmetro de consulta 'competencia': ${competencia} não está carregada; carregadas: ${list.map((c) => c.competencia + (c.consolidada ? '' : ' (parcial)')).join(', ')}; sem o parâmetro, vale a mais recente consolidada (${competenciaPadrao(files)})`)
-  const rows = files.sql.movimentacoes.all(competencia, query.limite) as { posicao: number; corpo: string }[]
+  const rows = (files.movimentacoes.get(competencia) ?? []).slice(0, query.limite)
   return {
     competencia, data_posicao: info.data, consolidada: info.consolidada,
     competencias_carregadas: list.map((c) => ({ competencia: c.competencia, consolidada: c.consolidada })),
     fundos_informantes: info.fundos_informantes, fundos_com_acoes: info.fundos_com_acoes, total_ativos: info.ativos,
-    ativos: rows.map((r) => ({ posicao: r.posicao, ...(JSON.parse(r.corpo) as MovimentacaoCorpo) })),
+    ativos: rows.map((m, i) => ({ posicao: i + 1, ...m })),
     fonte: files.fonte,
   }
 }
@@ -195,8 +192,8 @@ export const AMOSTRA_DESCRICAO =
 
 /** The largest ranked class with a portfolio disclosure (else the largest ranked class). */
 function amostraCnpj(files: FundosFiles): string | null {
-  const top = files.sql.ranking.all('patrimonio', '*', -1, 50) as { classe: number }[]
-  const cnpjs = top.map(({ classe }) => (JSON.parse((files.sql.classe.get(classe) as { corpo: string }).corpo) as ClasseCorpo).cnpj)
+  const top = files.rankings.get(rankingKey('patrimonio', '*', -1)) ?? new Int32Array(0)
+  const cnpjs = [...top].map((id) => files.classes[id]!.corpo.cnpj)
   const withPortfolio = cnpjs.find((c) => {
     const row = files.sql.carteira.get(c) as { corpo: string } | null
     return row !== null && unpackCarteira(row.corpo).ativos.length > 0

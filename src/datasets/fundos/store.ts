@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log'
 import { openSnapshot, type SnapshotStore } from '../../core/stores/snapshot'
 import { openImmutable } from '../../core/stores/sqlite'
 import type { SnapshotManifest } from '../../core/stores/snapshot-layout'
-import { BASE, DATASET, DB_FILE, FORMAT, type FundosMeta } from './layout'
+import { BASE, DATASET, DB_FILE, FORMAT, type ClasseCorpo, type FundosMeta, type MovimentacaoCorpo } from './layout'
 
 export interface FluxoLinha {
   classificacao: string
@@ -24,6 +24,12 @@ export interface Fonte {
   carteira: string | null
 }
 
+/** A ranked class: its stored corpo and its flow prefix sums (captacao[0..T], then resgates[0..T]). */
+export interface ClasseRanqueada {
+  corpo: ClasseCorpo
+  fluxos: Float64Array
+}
+
 export interface FundosFiles {
   db: Database
   meta: FundosMeta & { inicio_cobertura: string }
@@ -32,14 +38,21 @@ export interface FundosFiles {
   fonte: Fonte
   /** Answers that depend only on the build and few parameters (fluxos by dias, amostra). */
   memo: Map<string, unknown>
+  /**
+   * The ranking lists and their classes, and the movements, held in memory (tens of thousands of
+   * small rows): a ranking or a movements answer reads no file and parses no JSON.
+   */
+  rankings: Map<string, Int32Array>
+  classes: ClasseRanqueada[]
+  movimentacoes: Map<string, MovimentacaoCorpo[]>
   sql: {
     consulta: Statement
     carteira: Statement
-    ranking: Statement
-    classe: Statement
-    movimentacoes: Statement
   }
 }
+
+/** The key of a ranking list in FundosFiles.rankings. */
+export const rankingKey = (por: string, classificacao: string, inicio: number) => `${por}\u0001${classificacao}\u0001${inicio}`
 
 export type FundosStore = SnapshotStore<FundosFiles, SnapshotManifest>
 
@@ -56,18 +69,34 @@ function openFiles(dir: string, manifest: SnapshotManifest): FundosFiles {
       list.push(linha)
       fluxos.set(data, list)
     }
+    const lists = new Map<string, number[]>()
+    for (const r of db.query('SELECT por, classificacao, inicio, classe FROM ranking ORDER BY por, classificacao, inicio, posicao').values() as [string, string, number, number][]) {
+      const key = rankingKey(r[0], r[1], r[2])
+      const list = lists.get(key) ?? []
+      list.push(r[3])
+      lists.set(key, list)
+    }
+    const classes: ClasseRanqueada[] = []
+    for (const [id, corpo, blob] of db.query('SELECT id, corpo, fluxos FROM classe ORDER BY id').values() as [number, string, Uint8Array][])
+      classes[id] = { corpo: JSON.parse(corpo) as ClasseCorpo, fluxos: new Float64Array(blob.slice().buffer) }
+    const movimentacoes = new Map<string, MovimentacaoCorpo[]>()
+    for (const [competencia, corpo] of db.query('SELECT competencia, corpo FROM movimentacao ORDER BY competencia, posicao').values() as [string, string][]) {
+      const list = movimentacoes.get(competencia) ?? []
+      list.push(JSON.parse(corpo) as MovimentacaoCorpo)
+      movimentacoes.set(competencia, list)
+    }
     return {
       db,
       meta,
       fluxos,
+      rankings: new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)])),
+      classes,
+      movimentacoes,
       fonte: { base: BASE, referencia: meta.dia_consolidado, carteira: meta.competencias.at(-1)?.competencia ?? null },
       memo: new Map(),
       sql: {
         consulta: db.query('SELECT corpo FROM consulta WHERE cnpj = ?'),
         carteira: db.query('SELECT competencia, corpo FROM carteira WHERE cnpj = ? ORDER BY competencia DESC LIMIT 1'),
-        ranking: db.query('SELECT classe FROM ranking WHERE por = ? AND classificacao = ? AND inicio = ? ORDER BY posicao LIMIT ?'),
-        classe: db.query('SELECT corpo, fluxos FROM classe WHERE id = ?'),
-        movimentacoes: db.query('SELECT posicao, corpo FROM movimentacao WHERE competencia = ? ORDER BY posicao LIMIT ?'),
       },
     }
   } catch (err) {

@@ -18,7 +18,9 @@ export const mercadoIngest: IngestDataset = {
   help:
     'As fontes do mercado são consultadas pelo próprio servidor (notícias a cada 15 min, PTAX a cada hora, SGS diário, Focus semanal, cripto na hora do pedido);\n' +
     'este comando faz uma consulta de cada uma agora. Uma fonte que falha mantém a última cópia boa; sai com erro só se todas falharem.\n' +
-    'Lista de feeds de notícias: MERCADO_NOTICIAS_FONTES (docs/mercado.md). Com --amostra, instala as respostas gravadas (sem internet).',
+    'Lista de feeds de notícias: MERCADO_NOTICIAS_FONTES (ids padrão e pares Veículo=https://..., separados por vírgula).\n' +
+    'Classificação por LLM (opcional, compatível com a API da OpenAI): LLM_URL, LLM_MODEL, LLM_API_KEY; sem elas, o léxico (docs/mercado.md).\n' +
+    'Com --amostra, instala as respostas gravadas (sem internet).',
   upstreams: [...new Map(MERCADO_FEEDS.flatMap((f) => f.upstreams).map((u) => [u.env, u])).values()],
   async run(ctx) {
     const runner = new FeedRunner(MERCADO_FEEDS, { dataDir: ctx.dataDir, log: createLogger('silent') })

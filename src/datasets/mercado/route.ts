@@ -16,6 +16,7 @@ export const noticias = defineRoute({
     FONTE_NOTE,
   price: 0.002,
   query: NoticiasQuery,
+  exampleInput: { query: { tema: 'macro', relevancia_min: '5', por_pagina: '2' } },
   response: NoticiasResposta,
   errors: ['parametro_invalido'],
   handler: ({ query, ctx }) => service.noticias(ctx, query),

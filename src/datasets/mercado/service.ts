@@ -6,7 +6,7 @@ import type { AppContext } from '../../core/context'
 import type { Fonte } from '../../core/feeds/feed'
 import { FOCUS_FEED, PTAX_FEED, SGS_FEED, type FocusDados, type FocusIndicador, type PtaxDados, type SgsDados } from './bcb'
 import { CRIPTO_FEED, type CriptoDados, type ParCotado } from './cripto'
-import type { Sentimento, Tema } from './classificador/lexico'
+import { LEXICO_VERSAO, type Sentimento, type Tema } from './classificador/lexico'
 import type { AmostraResposta, CambioResposta, IndicadorChave, Indicador, IndicadoresResposta, NoticiasResposta, PacoteResposta } from './model'
 import { INDICADORES } from './model'
 import { NOTICIAS_FEED, type NoticiasDados } from './noticias/feed'
@@ -48,7 +48,7 @@ export async function noticias(ctx: AppContext, filtros: FiltrosNoticias = {}): 
     por_pagina: porPagina,
     noticias: matching.slice(0, porPagina),
     veiculos: dados?.veiculos ?? [],
-    classificacao: dados?.classificacao ?? { lexico: '', llm_modelo: null, llm_erros: [] },
+    classificacao: dados?.classificacao ?? { lexico: LEXICO_VERSAO, llm_modelo: null, llm_erros: [] },
     fonte,
   }
 }

@@ -8,7 +8,7 @@ import type { IngestContext, IngestDataset } from '../registry'
 import { buildBcb, type BcbBuildResult } from './load'
 import { downloadBcb } from './sources'
 
-export const SAMPLE_DIR = 'test/bcb/fixtures/amostra'
+export const SAMPLE_DIR = 'test/bcb/fixtures/bcb-amostra'
 
 const SPECS: FlagSpec[] = [
   { name: '--from', value: true, help: 'pasta com os cinco zips como baixados (XLSX, ou CSV nos meses antigos); cada lista é reconhecida pelas colunas, pelo título ou pelo nome' },

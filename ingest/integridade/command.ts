@@ -1,6 +1,6 @@
 // `dadosbr ingest integridade`: the five lists (CGU's CEIS, CNEP, CEPIM, leniency agreements; the
 // MTE's employers list), downloaded daily or --from a folder of the files as downloaded, and the
-// bundled sample (real-format files under test/integridade/fixtures/amostra).
+// bundled sample (real-format files under test/integridade/fixtures/integridade-amostra).
 import { join } from 'node:path'
 import type { FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
@@ -8,7 +8,7 @@ import type { IngestContext, IngestDataset } from '../registry'
 import { buildIntegridade, type BuildResult } from './load'
 import { CGU_DOWNLOADS, downloadLists, MTE_CADASTRO } from './sources'
 
-export const SAMPLE_DIR = 'test/integridade/fixtures/amostra'
+export const SAMPLE_DIR = 'test/integridade/fixtures/integridade-amostra'
 
 const SPECS: FlagSpec[] = [
   { name: '--from', value: true, help: 'pasta com os arquivos como baixados: os zips da CGU (qualquer nome) e o .csv do MTE; cada lista é reconhecida pelo cabeçalho' },

@@ -7,7 +7,7 @@ import { openBcbFiles, type BcbFiles } from '../../src/datasets/bcb/store'
 import { tempDir } from '../temp'
 
 /** The bundled sample: the real banks and credit unions of May 2024, three constructed lists. */
-export const SAMPLE = join(import.meta.dir, 'fixtures', 'amostra')
+export const SAMPLE = join(import.meta.dir, 'fixtures', 'bcb-amostra')
 /** The real workbooks, as the Banco Central published them. */
 export const REAL = join(import.meta.dir, 'fixtures', 'real')
 

@@ -7,7 +7,7 @@ import { openIntegridadeFiles, type IntegridadeFiles } from '../../src/datasets/
 import { tempDir } from '../temp'
 
 /** The bundled sample: the MTE excerpt (real rows) and the CGU files (constructed rows), as published. */
-export const SAMPLE = join(import.meta.dir, 'fixtures', 'amostra')
+export const SAMPLE = join(import.meta.dir, 'fixtures', 'integridade-amostra')
 
 /** A copy of the sample in a fresh directory (to rename, replace or break files). */
 export function copySample(): string {

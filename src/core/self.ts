@@ -1,6 +1,6 @@
 // This same program run again as a child process (the ingest's name indexes, the server's extra
 // processes), and the child's side of that bond.
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 
 /**
  * Flags of the Bun runtime the server needs. Bun answers a request line or headers over its limit
@@ -48,8 +48,10 @@ const REPO_ROOT = join(import.meta.dir, '..', '..')
 /**
  * A file or directory the build embeds in the executable (scripts/build.ts `assets`: the bundled
  * samples), by its path relative to the repository: read from the repository in development,
- * from the executable's embedded file system when compiled.
+ * from the executable's embedded file system when compiled. `bun build --compile` embeds an asset
+ * directory under its last name only (test/cnpj/fixtures/rfb becomes /$bunfs/root/rfb), so the
+ * samples' folder names must be unique (test/core/registry.test.ts checks it).
  */
 export function bundledPath(relative: string): string {
-  return compiled() ? join(dirname(Bun.main), relative) : join(REPO_ROOT, relative)
+  return compiled() ? join(dirname(Bun.main), basename(relative)) : join(REPO_ROOT, relative)
 }

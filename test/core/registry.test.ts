@@ -50,6 +50,12 @@ describe('dataset registry', () => {
     })
   }
 
+  test('bundled samples have folder names unique across datasets (the executable embeds each under its last name)', async () => {
+    const { INGESTS } = await import('../../ingest/registry')
+    const names = INGESTS.flatMap((i) => i.sampleAssets).map((p) => p.split('/').pop())
+    expect(new Set(names).size).toBe(names.length)
+  })
+
   test('paths are unique across the route table', () => {
     const paths = ROUTES.map((r) => r.path)
     expect(new Set(paths).size).toBe(paths.length)

@@ -9,12 +9,17 @@ import { LISTAS, type Lista } from './layout'
 import type { TriagemResultado } from './model'
 import type { IntegridadeFiles, IntegridadeStore, LinhaApontamento } from './store'
 
+let today = { until: 0, date: '' }
+
 /**
  * Today in Brasília (UTC-3 all year since 2019, when Brazil dropped daylight saving): a sanction
- * whose end date is today is still in force today.
+ * whose end date is today is still in force today. Worked out once a second, not per request.
  */
 export function hojeEmBrasilia(now = Date.now()): string {
-  return new Date(now - 3 * 3600_000).toISOString().slice(0, 10)
+  if (now < today.until && now >= today.until - 1000) return today.date
+  const date = new Date(now - 3 * 3600_000).toISOString().slice(0, 10)
+  today = { until: now + 1000, date }
+  return date
 }
 
 const fold = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
@@ -44,14 +49,21 @@ function vigente(lista: Lista, fim: string | null, situacao: string | null, hoje
   }
 }
 
-/** Bytes of an ASCII text (keys, CNPJs, booleans, numbers). */
-const ascii = (s: string) => Buffer.from(s, 'latin1')
-const COMMA = ascii(',')
-const CLOSE = ascii(']')
-/** `"ceis":[`, `,"cnep":[`...: the answer's fixed pieces, made once. */
-const OPEN = LISTAS.map((l, i) => ascii(`${i ? ',' : ''}"${l}":[`))
-const FONTE = ascii('},"fonte":')
-const END = ascii('}')
+/**
+ * Pieces of an answer in one buffer: ASCII texts (keys, CNPJs, booleans, numbers) and stored UTF-8
+ * JSON, written once into a buffer of the exact size (no buffer per piece).
+ */
+function assemble(pieces: (string | Uint8Array)[]): Uint8Array {
+  let size = 0
+  for (const p of pieces) size += p.length
+  const out = Buffer.allocUnsafe(size)
+  let at = 0
+  for (const p of pieces) at += typeof p === 'string' ? out.write(p, at, 'latin1') : (out.set(p, at), p.length)
+  return out
+}
+
+/** The lists of a CNPJ on none of them (most screenings). */
+const VAZIAS = `"total_apontamentos":0,"ficha_limpa":true,"apontamentos":{${LISTAS.map((l) => `"${l}":[]`).join(',')}},"fonte":`
 
 /**
  * The screening's answer as UTF-8 JSON: what /v1/integridade/consulta/{cnpj} sends, put together
@@ -59,29 +71,30 @@ const END = ascii('}')
  * stringifying the objects, cost most of a lookup). Always the JSON of triagem(...), which parses it.
  */
 export function triagemJson(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): Uint8Array {
-  const rows = (files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]).sort((a, b) => a[5] - b[5])
+  const rows = files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]
+  if (rows.length === 0) return assemble([`{"cnpj":"${cnpj}",${VAZIAS}`, files.fonteJson, '}'])
+  rows.sort((a, b) => a[5] - b[5])
   let vigentes = 0
-  const parts: Uint8Array[] = []
+  const pieces: (string | Uint8Array)[] = ['']
   for (let l = 0; l < LISTAS.length; l++) {
-    parts.push(OPEN[l]!)
+    pieces.push(`${l ? ',' : ''}"${LISTAS[l]}":[`)
     // Rows in build order (by list, newest first); the matches filed under this CNPJ go first, then
     // those of other establishments of the root, each group in that order.
     let first = true
-    for (const exato of [true, false])
+    for (let pass = 0; pass < 2; pass++)
       for (const [lista, filed, fim, situacao, corpo] of rows) {
-        if (lista !== LISTAS[l] || (filed === cnpj) !== exato) continue
+        if (lista !== LISTAS[l] || (filed === cnpj) !== (pass === 0)) continue
         const v = vigente(lista, fim, situacao, hoje)
         if (v) vigentes++
         // The three leading keys, then the stored fields without their opening brace.
-        if (!first) parts.push(COMMA)
-        parts.push(ascii(`{"correspondencia":"${exato ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},`), corpo.subarray(1))
+        pieces.push(`${first ? '' : ','}{"correspondencia":"${pass === 0 ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},`, corpo.subarray(1))
         first = false
       }
-    parts.push(CLOSE)
+    pieces.push(']')
   }
-  parts.unshift(ascii(`{"cnpj":"${cnpj}","total_apontamentos":${rows.length},"ficha_limpa":${vigentes === 0},"apontamentos":{`))
-  parts.push(FONTE, files.fonteJson, END)
-  return Buffer.concat(parts)
+  pieces[0] = `{"cnpj":"${cnpj}","total_apontamentos":${rows.length},"ficha_limpa":${vigentes === 0},"apontamentos":{`
+  pieces.push('},"fonte":', files.fonteJson, '}')
+  return assemble(pieces)
 }
 
 /**

@@ -2,7 +2,7 @@
 // format (CEIS 25 k rows, CNEP 3 k, CEPIM 4 k, leniency 200 agreements, MTE 800; BCB ~2 k
 // institutions in five XLSX zips), both ingests timed through the CLI, then the server under wrk
 // (Debian package `wrk`; NOTES §1) beside a bare Bun server in the same run.
-// `bun bench/integridade.ts [--work DIR] [--segundos 10] [--conexoes 32]`. Figures go to stdout.
+// `bun bench/integridade.ts [--work DIR] [--segundos 10] [--conexoes 4,32]`. Figures go to stdout.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthBcb } from '../ingest/bcb/synth'
@@ -13,7 +13,8 @@ const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-integridade'))
 const seconds = Number(opt('--segundos', '10'))
-const connections = Number(opt('--conexoes', '32'))
+/** Concurrent connections of each load (wrk -c), each level a run: few for latency, many for throughput. */
+const levels = opt('--conexoes', '4,32').split(',').map(Number)
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
@@ -40,7 +41,7 @@ async function timed(cmd: string[]) {
 }
 
 /** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
-async function wrk(base: string, paths: string[], conns = connections) {
+async function wrk(base: string, paths: string[], conns: number) {
   const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
   writeFileSync(script, `
 local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
@@ -88,13 +89,13 @@ async function startServer(data: string, processes: number) {
   return { base, stop: async () => { proc.kill(); await proc.exited } }
 }
 
-async function bareBun(processes: number) {
+async function bareBun(processes: number, conns: number) {
   const port = 42000 + Math.floor(Math.random() * 9000)
   const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: ${processes > 1}, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
   const procs = Array.from({ length: processes }, () => Bun.spawn([bun, '-e', code]))
   await Bun.sleep(400)
   try {
-    return await wrk(`http://127.0.0.1:${port}`, ['/'])
+    return await wrk(`http://127.0.0.1:${port}`, ['/'], conns)
   } finally {
     for (const p of procs) p.kill()
   }
@@ -137,13 +138,24 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
     const b = await alone(server.base, bcb.slice(0, 2000))
     console.log(`\n-- ${processes} processo(s) do servidor --`)
     console.log(`sem carga (um pedido por vez, 2000 pedidos): triagem p50 ${fmt(a.p50)} ms, p99 ${fmt(a.p99)} ms; bcb p50 ${fmt(b.p50)} ms, p99 ${fmt(b.p99)} ms`)
-    const t = await wrk(server.base, triagem)
-    const k = await wrk(server.base, bcb)
-    const bare = await bareBun(processes)
-    const pct = (rps: number) => `${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro`
-    console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s): triagem ${t.rps} req/s (${pct(t.rps)}), p50 ${fmt(t.p50)} ms, p99 ${fmt(t.p99)} ms, erros ${t.errors + t.non2xx}`)
-    console.log(`  bcb ${k.rps} req/s (${pct(k.rps)}), p50 ${fmt(k.p50)} ms, p99 ${fmt(k.p99)} ms, erros ${k.errors + k.non2xx}`)
-    console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s, p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+    // The machine is shared: each load runs twice, in the order triagem, bcb, bare, bare, bcb,
+    // triagem, so a change in the others' load weighs on all three alike; the figures are the means.
+    for (const connections of levels) {
+      const t1 = await wrk(server.base, triagem, connections)
+      const k1 = await wrk(server.base, bcb, connections)
+      const b1 = await bareBun(processes, connections)
+      const b2 = await bareBun(processes, connections)
+      const k2 = await wrk(server.base, bcb, connections)
+      const t2 = await wrk(server.base, triagem, connections)
+      const mean = (a: Awaited<ReturnType<typeof wrk>>, b: Awaited<ReturnType<typeof wrk>>) => ({
+        rps: Math.round((a.rps + b.rps) / 2), p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, errors: a.errors + b.errors + a.non2xx + b.non2xx, runs: `${a.rps} e ${b.rps}`,
+      })
+      const [t, k, bare] = [mean(t1, t2), mean(k1, k2), mean(b1, b2)]
+      const pct = (rps: number) => `${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro`
+      console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s, cada carga duas vezes, médias): triagem ${t.rps} req/s (${pct(t.rps)}; ${t.runs}), p50 ${fmt(t.p50)} ms, p99 ${fmt(t.p99)} ms, erros ${t.errors}`)
+      console.log(`  bcb ${k.rps} req/s (${pct(k.rps)}; ${k.runs}), p50 ${fmt(k.p50)} ms, p99 ${fmt(k.p99)} ms, erros ${k.errors}`)
+      console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s (${bare.runs}), p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+    }
   } finally {
     await server.stop()
   }

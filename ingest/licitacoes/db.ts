@@ -90,13 +90,16 @@ export class SyncFile {
       this.unidades.set(r.chave, r)
     for (const r of this.db.query('SELECT id, nome FROM tipos').all() as { id: number; nome: string }[]) this.tipos.set(r.nome, r.id)
     this.st = {
-      stage: this.db.query(`INSERT INTO novos (${CONTRACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      stage: this.db.query(`INSERT INTO novos (${CONTRACT_COLUMNS}, substitui) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       orgaoIns: this.db.query('INSERT INTO orgaos (cnpj, razao_social, esfera, poder) VALUES (?1, ?2, ?3, ?4)'),
       orgaoUpd: this.db.query('UPDATE orgaos SET razao_social = ?2, esfera = ?3, poder = ?4 WHERE id = ?1'),
       unidadeIns: this.db.query('INSERT INTO unidades (chave, nome, municipio, uf) VALUES (?1, ?2, ?3, ?4)'),
       unidadeUpd: this.db.query('UPDATE unidades SET nome = ?2, municipio = ?3, uf = ?4 WHERE id = ?1'),
       tipoIns: this.db.query('INSERT INTO tipos (nome) VALUES (?1)'),
       dayDone: this.db.query('INSERT OR REPLACE INTO dias (dia, registros, concluido_em) VALUES (?1, ?2, ?3)'),
+      partial: this.db.query('INSERT OR IGNORE INTO parciais (dia) VALUES (?1)'),
+      partialDone: this.db.query('DELETE FROM parciais WHERE dia = ?1'),
+      wasPartial: this.db.query('SELECT 1 AS sim FROM parciais WHERE dia = ?1'),
     }
   }
 
@@ -174,17 +177,23 @@ export class SyncFile {
 
   /**
    * Appends contracts (a later one replaces an earlier one of the same numeroControlePNCP when
-   * compacted) and, in the same transaction, marks `finishedDay` as read whole.
+   * compacted) and, in the same transaction, marks the day read whole (or read in part: its
+   * contracts, read again later, replace these).
    */
-  stage(rows: ContractRow[], finishedDay?: { dia: string; registros: number }): void {
+  stage(rows: ContractRow[], day?: { dia: string; registros: number; whole: boolean }): void {
     this.db.transaction(() => {
+      // A finished day read for the first time holds only contracts never seen: the others may replace a version.
+      const substitui = day?.whole && !this.st.wasPartial.get(day.dia) ? 0 : 1
       for (const r of rows) {
         const orgao = r.orgao ? this.orgaoId(r.orgao) : null
         const unidade = r.unidade ? this.unidadeId(r.unidade) : null
         const tipo = r.tipo ? this.tipoId(r.tipo) : null
-        this.st.stage.run(r.numero, r.cnpj, orgao, unidade, tipo, r.objeto, r.valor_inicial, r.valor_global, r.data_assinatura, r.vigencia_inicio, r.vigencia_fim)
+        this.st.stage.run(r.numero, r.cnpj, orgao, unidade, tipo, r.objeto, r.valor_inicial, r.valor_global, r.data_assinatura, r.vigencia_inicio, r.vigencia_fim, substitui)
       }
-      if (finishedDay) this.st.dayDone.run(finishedDay.dia, finishedDay.registros, new Date().toISOString())
+      if (day?.whole) {
+        this.st.dayDone.run(day.dia, day.registros, new Date().toISOString())
+        this.st.partialDone.run(day.dia)
+      } else if (day) this.st.partial.run(day.dia)
     })()
   }
 

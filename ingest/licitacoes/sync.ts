@@ -207,7 +207,7 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
         const rows = toRows(read.records)
         // Today is still being published: its contracts are kept, the day is read again next time.
         const whole = read.consistent && dia < today
-        ix.stage(rows, whole ? { dia, registros: read.total } : undefined)
+        ix.stage(rows, { dia, registros: read.total, whole })
         summary.contratos_lidos += rows.length
         if (whole) summary.dias_lidos++
         else {

@@ -157,6 +157,13 @@ describe('contracts sync', () => {
     expect(s2.dias_pendentes).toEqual(['2024-03-04'])
     expect(s2.sincronizado_ate).toBe('2024-03-03')
     expect(logs.join('\n')).toContain('2024-03-04: as páginas do PNCP mudaram durante a leitura')
+    // The list settles: the day is read whole next time; its contracts replace the ones read in part, never twice.
+    fake.onPage = undefined
+    const s3 = await syncContracts(options(dir2, { concurrency: 1 }))
+    expect(s3).toMatchObject({ dias_lidos: 1, sincronizado_ate: '2024-03-05' })
+    const [served] = count(dir2, 'SELECT count(*) AS n, count(DISTINCT numero) AS d FROM contratos') as { n: number; d: number }[]
+    expect(served!.n).toBe(served!.d)
+    expect(served!.n).toBe([...fake.days.values()].flat().filter((c) => c.tipoPessoa !== 'PF').length)
   })
 
   test('PNCP slow (past the timeout) or down: nothing claimed, the data in use stays and keeps answering', async () => {

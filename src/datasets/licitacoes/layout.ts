@@ -11,7 +11,7 @@ export const DATASET_DIR = 'licitacoes'
 export const DB_FILE = 'contratos.sqlite'
 export const SYNC_FILE = 'sync.sqlite'
 /** Layout version of both files: a server opens only builds of its own version; the ingest starts over (--refazer) on another. */
-export const FORMAT = 2
+export const FORMAT = 3
 export const BASE = 'PNCP/contratos'
 
 /** Contract values are summed in ten-thousandths of a real (PNCP sends up to 4 decimals): integers add exactly. */
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS tipos (id INTEGER PRIMARY KEY, nome TEXT NOT NULL UNI
 
 /** The columns of a contract, in both files. */
 export const CONTRACT_COLUMNS = 'numero, cnpj_fornecedor, orgao, unidade, tipo, objeto, valor_inicial, valor_global, data_assinatura, vigencia_inicio, vigencia_fim'
-const CONTRACT_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
+const CONTRACT_TABLE = (name: string, extra = '') => `CREATE TABLE IF NOT EXISTS ${name} (
   id INTEGER PRIMARY KEY,
   numero TEXT NOT NULL,
   cnpj_fornecedor TEXT NOT NULL,
@@ -41,15 +41,23 @@ const CONTRACT_TABLE = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
   valor_global REAL,
   data_assinatura TEXT,
   vigencia_inicio TEXT,
-  vigencia_fim TEXT
+  vigencia_fim TEXT${extra}
 );`
 
-/** sync.sqlite: meta (format, first day, updates read since, last compaction), days read whole, staged contracts. */
+/**
+ * sync.sqlite: meta (format, first day, updates read since, last compaction), days read whole, staged
+ * contracts. `substitui` marks a contract that may replace a version read before (an update, or one of
+ * a day not finished when read: today, a day whose pages changed); the others are new for sure (a
+ * finished day is read once), so a complete build looks for older versions of the marked ones only.
+ */
 export const SYNC_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (chave TEXT PRIMARY KEY, valor TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS dias (dia TEXT PRIMARY KEY, registros INTEGER NOT NULL, concluido_em TEXT NOT NULL) WITHOUT ROWID;
 ${DICTIONARIES}
-${CONTRACT_TABLE('novos')}
+${CONTRACT_TABLE('novos', ',\n  substitui INTEGER NOT NULL DEFAULT 0')}
+CREATE INDEX IF NOT EXISTS novos_substitui ON novos (numero) WHERE substitui = 1;
+-- Days staged before they were finished: their contracts, read again, may replace those versions.
+CREATE TABLE IF NOT EXISTS parciais (dia TEXT PRIMARY KEY) WITHOUT ROWID;
 `
 
 /**

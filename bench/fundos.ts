@@ -41,6 +41,18 @@ function treeRss(pid: number, into = new Map<number, number>()): Map<number, num
   return into
 }
 
+/** CPU seconds (user + system) used so far by a process and its descendants (the serving processes). */
+function treeCpu(pid: number): number {
+  let total = 0
+  for (const p of treeRss(pid).keys()) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) / 100
+    } catch {}
+  }
+  return total
+}
+
 /** Runs a command: wall seconds, its CPU seconds (user + system), peak memory of its process tree, and the machine's busy CPU meanwhile. */
 async function run(cmd: string[]) {
   const started = performance.now()
@@ -119,7 +131,7 @@ async function bareBun() {
   const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
   const proc = Bun.spawn([bun, '-e', code])
   await Bun.sleep(300)
-  return { base: `http://127.0.0.1:${port}`, stop: () => proc.kill() }
+  return { base: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill() }
 }
 
 // --- synthetic files ---
@@ -174,15 +186,19 @@ try {
   for (const connections of levels) {
     console.log(`-- sob carga: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota; servidor como em produção (um processo por núcleo) --`)
     for (const [name, paths] of routes) {
+      const cpu0 = treeCpu(server.pid)
       const r = await wrkLoad(server.base, paths, connections)
       if (!r) break
-      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
+      // CPU per answer: what the route costs the server, whatever else the shared machine runs.
+      const cpuMs = ((treeCpu(server.pid) - cpu0) * 1000) / r.requests
+      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${fmt(cpuMs * 1000)} µs/resposta, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
     }
     // The same load against a bare Bun server, right after (the machine is shared: its state moves).
     const bare = await bareBun()
     try {
+      const cpu0 = treeCpu(bare.pid)
       const r = await wrkLoad(bare.base, ['/'], connections)
-      if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms (${machineLoad()})`)
+      if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, CPU ${fmt(((treeCpu(bare.pid) - cpu0) * 1e6) / r.requests)} µs/resposta (${machineLoad()})`)
     } finally {
       bare.stop()
     }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { alive, childrenOf, startServe, until } from '../serve-process'
 import { tempDir } from '../temp'
+import { INGESTS } from '../../ingest/registry'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const run = (args: string[], env: Record<string, string> = {}) => {
@@ -44,7 +45,7 @@ describe('dadosbr command line', () => {
   test('unknown command and unknown option', () => {
     expect(run(['deploy']).err).toBe("dadosbr: comando desconhecido 'deploy'; veja dadosbr --help\n")
     expect(run(['serve', '--frre']).err).toBe('dadosbr serve: opção desconhecida: --frre (veja --help)\n')
-    expect(run(['ingest', 'cpf']).err).toBe('dadosbr ingest: base desconhecida: cpf (disponíveis: cnpj, todas)\n')
+    expect(run(['ingest', 'cpf']).err).toBe(`dadosbr ingest: base desconhecida: cpf (disponíveis: ${INGESTS.map((i) => i.name).join(', ')}, todas)\n`)
     expect(run(['_indice-de-nomes', '--partes', '/tmp']).err).toBe('dadosbr _indice-de-nomes: --partes, --saida e --tmp são obrigatórios\n')
   })
 

@@ -18,11 +18,12 @@ describe('settings', () => {
     expect(() => loadConfig({ free: true }, { PORT: 'abc' })).toThrow(ConfigError)
     expect(() => loadConfig({ free: true }, { PORT: 'abc' })).toThrow(/^configuração inválida: --port \/ PORT: /)
     expect(() => loadConfig({ free: true }, { X402_NETWORK: 'eip155:1' })).toThrow(/--network \/ X402_NETWORK/)
-    expect(() => loadConfig({}, { DADOSBR_FREE: 'talvez' })).toThrow(/--free \/ DADOSBR_FREE/)
+    expect(() => loadConfig({}, { DADOSBR_GRATIS: 'talvez' })).toThrow(/--gratis \/ DADOSBR_GRATIS/)
+    expect(() => loadConfig({}, { DADOSBR_FREE: 'talvez' })).toThrow(/--gratis \/ DADOSBR_GRATIS/) // the old variable, read for one more release
   })
 
-  test('without --free, the payment settings are required', () => {
-    expect(() => loadConfig({}, {})).toThrow(/--pay-to \/ X402_PAY_TO: é obrigatório para cobrar; use --free/)
+  test('without --gratis, the payment settings are required', () => {
+    expect(() => loadConfig({}, {})).toThrow(/--pay-to \/ X402_PAY_TO: é obrigatório para cobrar; use --gratis/)
     expect(() => loadConfig({}, { X402_PAY_TO: PAY_TO })).toThrow(/falta o facilitador/)
     expect(() => loadConfig({}, { X402_PAY_TO: 'abc' })).toThrow(/X402_PAY_TO: deve ser um endereço EVM/)
     const remote = loadConfig({}, { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'http://127.0.0.1:4021/', X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer x"}' })
@@ -45,7 +46,7 @@ describe('settings', () => {
     expect(processCount(loadConfig({}, ownEnv), 4)).toBe(1)
     expect(processCount(loadConfig({ processes: '1' }, ownEnv), 4)).toBe(1)
     expect(() => loadConfig({ processes: '2' }, ownEnv)).toThrow('configuração inválida: --processos / DADOSBR_PROCESSOS: a liquidação própria envia as transações de uma conta só e usa 1 processo; para mais, use um facilitador remoto')
-    // --free serves nothing paid: the settlement key, if set, is not used.
+    // --gratis serves nothing paid: the settlement key, if set, is not used.
     expect(processCount(loadConfig({ free: true }, ownEnv), 4)).toBe(4)
     // Off Linux, SO_REUSEPORT does not spread connections: one process, and asking for more is refused.
     expect(processCount(free, 8, 'darwin')).toBe(1)

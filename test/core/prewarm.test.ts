@@ -42,10 +42,11 @@ describe('prewarm', () => {
     expect(await availableMemory()).toBeGreaterThan(1024 * 1024)
   })
 
-  test('on by default; DADOSBR_PREWARM=0 or --prewarm 0 turns it off; a bad value names the setting', () => {
+  test('on by default; DADOSBR_PRE_LEITURA=0 or --pre-leitura 0 turns it off (old DADOSBR_PREWARM too); a bad value names the setting', () => {
     expect(loadConfig({ free: true }, {}).prewarm).toBe(true)
+    expect(loadConfig({ free: true }, { DADOSBR_PRE_LEITURA: '0' }).prewarm).toBe(false)
     expect(loadConfig({ free: true }, { DADOSBR_PREWARM: '0' }).prewarm).toBe(false)
-    expect(loadConfig({ free: true, prewarm: '0' }, { DADOSBR_PREWARM: '1' }).prewarm).toBe(false)
-    expect(() => loadConfig({ free: true }, { DADOSBR_PREWARM: 'talvez' })).toThrow(/--prewarm \/ DADOSBR_PREWARM/)
+    expect(loadConfig({ free: true, prewarm: '0' }, { DADOSBR_PRE_LEITURA: '1' }).prewarm).toBe(false)
+    expect(() => loadConfig({ free: true }, { DADOSBR_PRE_LEITURA: 'talvez' })).toThrow(/--pre-leitura \/ DADOSBR_PRE_LEITURA/)
   })
 })

@@ -225,6 +225,27 @@ describe('feeds', () => {
     expect((await r.refresh('relogio')).dados).toEqual({ agora: clock.t })
   })
 
+  test('a derived feed reads the copies of other feeds in the runner\'s data directory (ctx.dataDir)', async () => {
+    const dir = tempDir('feeds-')
+    const clock = { t: T0 }
+    const r = runner(dir, clock)
+    upstream.fault = { kind: 'none' }
+    const base = (await r.refresh('teste')).dados as { valor: number }
+    const derived: FeedDef<{ dobro: number }> = {
+      ...feed,
+      name: 'derivada',
+      upstreams: [],
+      async fetch(_key, ctx) {
+        const other = new FeedRunner([feed], { dataDir: ctx.dataDir, log: createLogger('silent'), now: ctx.now }).copy<{ valor: number }>('teste')
+        if (!other?.dados) throw new Error('sem cópia da fonte teste')
+        return { dobro: other.dados.valor * 2 }
+      },
+    } as FeedDef<{ dobro: number }>
+    const d = new FeedRunner([derived], { dataDir: dir, log: createLogger('silent'), now: () => clock.t })
+    expect((await d.refresh('derivada')).dados).toEqual({ dobro: base.valor * 2 })
+    await expect(new FeedRunner([derived], { dataDir: tempDir('feeds-'), log: createLogger('silent') }).refresh('derivada')).rejects.toThrow('sem cópia da fonte teste')
+  })
+
   test('an upstream URL setting must be http(s)', () => {
     expect(() => upstreamUrl(TESTE, { TESTE_FEED_URL: 'ftp://x' })).toThrow('configuração inválida: TESTE_FEED_URL: deve ser uma URL http(s), ex. https://exemplo.gov.br/api')
     expect(upstreamUrl(TESTE, {})).toBe('https://exemplo.gov.br/api')

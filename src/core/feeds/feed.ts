@@ -21,6 +21,8 @@ export interface FeedFetchContext {
   previous: unknown
   /** The feed clock (ms since epoch): "today" for date windows; the recording time when a bundled sample is installed. */
   now(): number
+  /** The runner's data directory: a feed derived from other copies (a briefing) reads them there. */
+  dataDir: string
 }
 
 export interface FeedDef<T = unknown> {
@@ -297,6 +299,7 @@ export class FeedRunner {
       log: this.options.log,
       previous: previous?.dados ?? null,
       now: this.now,
+      dataDir: this.options.dataDir,
     }
     let next: FeedCopy
     try {

@@ -153,6 +153,47 @@ end`)
   return { ...r, rps: Math.round(r.requests / r.seconds) }
 }
 
+/**
+ * The time a request spends in the server itself (app.handle, no network, one at a time), the
+ * upstreams taking 30 s: what the route costs, apart from the load generator and the machine's
+ * other tenants (whose share inflates wrk's percentiles on a shared machine).
+ */
+async function inProcess(dataDir: string) {
+  const up = await startUpstreams('slow')
+  const before = { ...process.env }
+  Object.assign(process.env, up.urls)
+  const { createApp } = await import('../src/app')
+  const { loadConfig } = await import('../src/core/config')
+  const own = join(dataDir, '..', 'dados-processo')
+  rmSync(own, { recursive: true, force: true })
+  cpSync(dataDir, own, { recursive: true })
+  const app = await createApp(loadConfig({ free: true, dataDir: own }, {}), { log: createLogger('silent') })
+  try {
+    console.log(`-- tempo dentro do servidor (app.handle, sem rede, um pedido por vez, 20 000 por rota; fontes lentas; ${machineLoad()}) --`)
+    for (const r of ROUTES) {
+      await app.handle(new Request(`http://localhost${r}`)) // the first: starts the refresh attempts (the prices wait at most 0.8 s)
+      await Bun.sleep(900)
+      const times: number[] = []
+      for (let i = 0; i < 20_000; i++) {
+        // Let timers and sockets run between requests, as a server's event loop does (a tight loop
+        // of in-memory requests would starve them: the refreshes' timeouts would never fire).
+        await new Promise((done) => setImmediate(done))
+        const t = performance.now()
+        const res = await app.handle(new Request(`http://localhost${r}`))
+        await res.arrayBuffer()
+        times.push(performance.now() - t)
+      }
+      times.sort((a, b) => a - b)
+      const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
+      console.log(`${r}: p50 ${fmt(q(0.5), 3)} ms, p99 ${fmt(q(0.99), 3)} ms, p99.9 ${fmt(q(0.999), 3)} ms, máx ${fmt(times[times.length - 1]!, 1)} ms`)
+    }
+  } finally {
+    await app.close()
+    up.proc.kill()
+    for (const k of Object.keys(up.urls)) if (before[k] === undefined) delete process.env[k]
+  }
+}
+
 async function waitUp(base: string) {
   for (let i = 0; i < 200; i++) {
     try {
@@ -183,6 +224,7 @@ async function underLoad(work: string, connections: number, seconds: number) {
   }
   const news = JSON.parse(readFileSync(join(dataDir, 'feeds', 'mercado-noticias', '_.json'), 'utf8'))
   console.log(`cópias de dois dias atrás; notícias: ${news.dados.itens.length} manchetes depois da fusão`)
+  await inProcess(dataDir)
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = await startUpstreams(scenario === 'fora do ar' ? 'none' : 'slow')
     if (scenario === 'fora do ar') up.proc.kill() // the ports it had are now refused

@@ -194,6 +194,28 @@ async function inProcess(dataDir: string) {
   }
 }
 
+/** The server's processes (itself and the extra serving processes it starts). */
+function tree(pid: number, into: number[] = []): number[] {
+  into.push(pid)
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) tree(child, into)
+  } catch {}
+  return into
+}
+
+/** CPU seconds (user + system) the server's processes have used: per answer, a figure the machine's other tenants barely move. */
+function serverCpu(pid: number): number {
+  const tick = 100 // USER_HZ on Linux
+  return tree(pid).reduce((sum, p) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      return sum + (Number(fields[11]) + Number(fields[12])) / tick
+    } catch {
+      return sum
+    }
+  }, 0)
+}
+
 async function waitUp(base: string) {
   for (let i = 0; i < 200; i++) {
     try {
@@ -242,8 +264,10 @@ async function underLoad(work: string, connections: number, seconds: number) {
       await Bun.sleep(1000)
       console.log(`-- rotas sob carga, fontes ${scenario}: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota (${machineLoad()}) --`)
       for (const r of ROUTES) {
+        const cpu = serverCpu(server.pid)
         const w = await wrkLoad(base, r, connections, seconds, work)
-        console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}`)
+        const perAnswer = ((serverCpu(server.pid) - cpu) / w.requests) * 1e6
+        console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}; CPU do servidor ${fmt(perAnswer, 0)} µs por resposta`)
       }
     } finally {
       server.kill()

@@ -132,7 +132,20 @@ export const NOTA_DEFASAGEM =
   'A CVM publica a carteira mensal (CDA) com atraso: o fundo a entrega até 10 dias depois do fim do mês, e pode manter posições em sigilo ' +
   'por até 90 dias, que só aparecem em competências posteriores. Aqui estão as ações, units e BDRs da competência mais recente que o fundo divulgou.'
 
+/** Portfolio answers kept per build (the most asked funds); cleared when full, so memory stays bounded. */
+const CARTEIRAS_EM_MEMORIA = 2000
+
 export function carteira(files: FundosFiles, cnpj: string): CarteiraBody {
+  const key = `carteira:${cnpj}`
+  const kept = files.memo.get(key) as CarteiraBody | undefined
+  if (kept) return kept
+  const body = carteiraDe(files, cnpj)
+  if (files.memo.size >= CARTEIRAS_EM_MEMORIA + 100) for (const k of files.memo.keys()) if (k.startsWith('carteira:')) files.memo.delete(k)
+  files.memo.set(key, body)
+  return body
+}
+
+function carteiraDe(files: FundosFiles, cnpj: string): CarteiraBody {
   const loaded = files.meta.competencias.map((c) => c.competencia)
   const row = files.sql.carteira.get(cnpj) as { competencia: string; corpo: string } | null
   const tail = { competencias_carregadas: loaded, fonte: files.fonte }

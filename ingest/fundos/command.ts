@@ -1,5 +1,5 @@
 // `dadosbr ingest fundos`: the CVM's fund files (downloaded, only what changed, or --from a folder)
-// into a new build, and the bundled sample (real-format files in test/fundos/fixtures/cvm).
+// into a new build, and the bundled sample (real-format files in test/fundos/fixtures/fundos-amostra).
 import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { upstreamUrl } from '../../src/core/upstream'
@@ -9,7 +9,7 @@ import { buildFundos, DAILY_MONTHS, missingSources, PORTFOLIO_MONTHS, sourcesInD
 import { CVM_FI, downloadSources } from './sources'
 
 /** The bundled sample: files in the CVM's published format (test/fundos/fixtures/README.md says which rows are real). */
-export const SAMPLE_DIR = 'test/fundos/fixtures/cvm'
+export const SAMPLE_DIR = 'test/fundos/fixtures/fundos-amostra'
 
 const SPECS: FlagSpec[] = [
   { name: '--from', value: true, help: 'pasta com os arquivos como a CVM publica (inf_diario_fi_AAAAMM.zip, cda_fi_AAAAMM.zip, registro_fundo_classe.zip, cad_fi.csv); sem ela, baixa da CVM' },

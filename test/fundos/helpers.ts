@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { buildFundos, sourcesInDir, type FundosManifest } from '../../ingest/fundos/load'
 import { tempDir } from '../helpers'
 
-export const FIXTURES = join(import.meta.dir, 'fixtures', 'cvm')
+export const FIXTURES = join(import.meta.dir, 'fixtures', 'fundos-amostra')
 
 /** A copy of the sample's files in a new temporary folder (to add, remove or break some). */
 export function copyFixtures(): string {

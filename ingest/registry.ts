@@ -6,6 +6,7 @@ import type { FlagSpec } from '../src/cli/args'
 import type { UpstreamSetting } from '../src/core/upstream'
 import { bcbIngest } from './bcb/command'
 import { cnpjIngest } from './cnpj/command'
+import { commoditiesIngest, exportacoesIngest } from './commodities/command'
 import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
 import { licitacoesIngest } from './licitacoes/command'
@@ -43,7 +44,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

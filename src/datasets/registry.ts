@@ -2,6 +2,7 @@
 // test/) plus one line here; the registry test checks the rest.
 import type { Dataset } from '../core/dataset'
 import { bcb } from './bcb'
+import { commodities } from './commodities'
 import { cnpj } from './cnpj'
 import { ferramentas } from './ferramentas'
 import { fundos } from './fundos'
@@ -9,4 +10,4 @@ import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 import { empresa } from './empresa'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, empresa]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa]

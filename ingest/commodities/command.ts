@@ -1,0 +1,102 @@
+// Two commands for the commodities dataset:
+// - `dadosbr ingest exportacoes [--from DIR]`: ComexStat's EXP_AAAA.csv (this year and last) into
+//   data/exportacoes, monthly; its sample builds from real-format files in test/commodities/fixtures/exportacoes-amostra.
+// - `dadosbr ingest commodities`: the polled sources (weather, fire, reservoirs, briefing) refreshed
+//   once into the copies the server serves, as `dadosbr atualizar commodities` does; its sample
+//   installs recorded upstream answers (test/commodities/fixtures/commodities-amostra) with their true age.
+import { join } from 'node:path'
+import { UsageError, type FlagSpec } from '../../src/cli/args'
+import { FeedRunner } from '../../src/core/feeds/feed'
+import { createLogger } from '../../src/core/log'
+import { COMMODITIES_FEEDS } from '../../src/datasets/commodities'
+import { COMEXSTAT } from '../../src/datasets/commodities/upstreams'
+import { copyBundled } from '../lib/bundled'
+import { installFeedSample } from '../lib/feed-sample'
+import type { IngestDataset } from '../registry'
+import { buildExportacoes, type ExportacoesBuild } from './exportacoes'
+import { downloadExp } from './sources'
+
+export const COMMODITIES_SAMPLE = 'test/commodities/fixtures/commodities-amostra'
+export const EXPORTACOES_SAMPLE = 'test/commodities/fixtures/exportacoes-amostra'
+
+const SPECS: FlagSpec[] = [
+  { name: '--from', value: true, help: 'pasta com os arquivos EXP_AAAA.csv como baixados (todos os anos que houver nela)' },
+  { name: '--anos', value: true, help: 'quantos anos baixar, do atual para trás (padrão 2: este e o anterior; 3 dá a variação anual de todos os 13 meses)' },
+  { name: '--downloads', value: true, help: 'onde guardar os arquivos baixados (padrão <data>/downloads/exportacoes)' },
+  { name: '--forcar', value: false, help: 'reconstrói mesmo que os arquivos sejam os da base em uso' },
+]
+
+function summary(r: ExportacoesBuild, what: string): string {
+  const m = r.manifest
+  const files = m.arquivos.map((a) => `${a.nome} ${(a.linhas_mantidas ?? 0).toLocaleString('pt-BR')} linhas`).join(', ')
+  if (!r.built) return `exportações já construídas desses arquivos (${files}): nada a fazer`
+  return `exportações até ${m.referencia} prontas em ${r.seconds.toFixed(1)} s (${what}): ${files}; ${m.linhas_nos_grupos.toLocaleString('pt-BR')} linhas nos grupos`
+}
+
+export const exportacoesIngest: IngestDataset = {
+  name: 'exportacoes',
+  description: 'commodities: exportações mensais por grupo de NCM (ComexStat EXP_AAAA.csv), para /v1/commodities/exportacoes',
+  synopsis: 'dadosbr ingest exportacoes [--from DIR] [--anos N] [--data DIR]',
+  specs: SPECS,
+  help:
+    'Sem --from, baixa EXP_AAAA.csv deste ano e do anterior (só o que mudou: o do ano corrente é reescrito todo mês) e soma\n' +
+    'valor FOB e peso líquido por grupo de commodity (prefixos de NCM em src/datasets/commodities/grupos-ncm.json) e mês.\n' +
+    'Constrói numa pasta nova e só troca a base em uso (data/exportacoes/current) quando tudo deu certo; um servidor rodando passa a usar a base nova sozinho.',
+  upstreams: [COMEXSTAT],
+  sampleAssets: [EXPORTACOES_SAMPLE],
+  async run(ctx) {
+    const force = Boolean(ctx.flags['--forcar'])
+    const from = ctx.flags['--from'] as string | undefined
+    if (from) return summary(await buildExportacoes({ dir: from, dataDir: ctx.dataDir, force, quiet: ctx.quiet }), `de ${from}`)
+    const anosFlag = ctx.flags['--anos'] as string | undefined
+    if (anosFlag !== undefined && !/^[1-5]$/.test(anosFlag)) throw new UsageError('--anos precisa ser um número de 1 a 5')
+    const dir = (ctx.flags['--downloads'] as string | undefined) ?? join(ctx.dataDir, 'downloads', 'exportacoes')
+    const got = await downloadExp(dir, { anos: anosFlag ? Number(anosFlag) : 2, quiet: ctx.quiet, log: ctx.log })
+    const r = await buildExportacoes({ dir, dataDir: ctx.dataDir, force, quiet: ctx.quiet, anos: got.anos })
+    return summary(r, got.baixados.length ? `baixados: ${got.baixados.join(', ')}` : 'nada novo para baixar')
+  },
+  async sample(ctx, onlyIfNeeded) {
+    const copy = await copyBundled(EXPORTACOES_SAMPLE)
+    try {
+      return summary(await buildExportacoes({ dir: copy.dir, dataDir: ctx.dataDir, force: !onlyIfNeeded, quiet: true }), 'amostra embutida')
+    } finally {
+      copy.done()
+    }
+  },
+}
+
+export const commoditiesIngest: IngestDataset = {
+  name: 'commodities',
+  description: 'commodities: consulta uma vez clima (Open-Meteo), focos (INPE) e reservatórios (ONS) e escreve o briefing',
+  synopsis: 'dadosbr ingest commodities [--data DIR]',
+  specs: [],
+  help:
+    'Clima, fogo e hidrologia são consultados pelo próprio servidor (clima duas vezes ao dia, fogo e reservatórios diariamente) e o briefing é refeito\n' +
+    'quando um sinal muda; este comando faz uma consulta de cada agora. As exportações têm o seu: dadosbr ingest exportacoes.\n' +
+    'Reescrita do briefing por LLM (opcional, compatível com a API da OpenAI): LLM_URL, LLM_MODEL, LLM_API_KEY.\n' +
+    'Com --amostra, instala as respostas gravadas (sem internet).',
+  upstreams: [...new Map(COMMODITIES_FEEDS.flatMap((f) => f.upstreams).map((u) => [u.env, u])).values()],
+  async run(ctx) {
+    const runner = new FeedRunner(COMMODITIES_FEEDS, { dataDir: ctx.dataDir, log: createLogger('silent') })
+    const lines: string[] = []
+    let failed = 0
+    for (const feed of COMMODITIES_FEEDS) {
+      const started = performance.now()
+      try {
+        await runner.refresh(feed.name)
+        lines.push(`${feed.name}: ok em ${((performance.now() - started) / 1000).toFixed(1)} s`)
+      } catch (err) {
+        failed++
+        const kept = runner.copy(feed.name)?.consultado_em
+        lines.push(`${feed.name}: falhou: ${(err as Error).message}${kept ? ` (fica a cópia de ${kept})` : ' (nenhuma cópia ainda)'}`)
+      }
+      if (!ctx.quiet) ctx.log(lines[lines.length - 1]!)
+    }
+    if (failed === COMMODITIES_FEEDS.length) throw new Error(`nenhuma fonte de commodities respondeu: ${lines.join('; ')}`)
+    return `commodities: ${COMMODITIES_FEEDS.length - failed} de ${COMMODITIES_FEEDS.length} fontes atualizadas`
+  },
+  sampleAssets: [COMMODITIES_SAMPLE],
+  async sample(ctx, onlyIfNeeded) {
+    return installFeedSample({ dataDir: ctx.dataDir, feeds: COMMODITIES_FEEDS, recordings: COMMODITIES_SAMPLE, onlyIfNeeded })
+  },
+}

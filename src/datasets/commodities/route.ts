@@ -1,0 +1,94 @@
+// HTTP only: each commodities route with its price (SPEC §4 Commodities and Packs) and schemas; the work is in service.ts.
+import { defineRoute } from '../../core/route'
+import { AmostraResposta, BriefingResposta, ClimaResposta, ExportacoesResposta, FogoResposta, HidrologiaResposta, PacoteResposta } from './model'
+import * as service from './service'
+
+const FONTE_NOTE =
+  'A cópia vem em `fonte` com consultado_em, defasagem_segundos e status: ok (dentro do intervalo), cache_servido (mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ou fonte_indisponivel (nenhuma cópia ainda).'
+
+export const clima = defineRoute({
+  path: '/v1/commodities/clima',
+  dataset: 'commodities',
+  summary: 'Chuva, dias secos e geada nos cinturões agrícolas',
+  description:
+    'Para cada cinturão (soja no norte e médio-norte de MT, oeste do PR, noroeste do RS; milho safrinha; café no Sul de Minas e no Cerrado Mineiro; cana em SP; algodão no oeste da BA): ' +
+    'chuva observada em 7 e 30 dias, chuva prevista em 7 dias, dias secos seguidos, mínima das próximas 72 horas e alerta de geada pelo limiar da cultura. Open-Meteo, atualizado duas vezes ao dia. ' +
+    FONTE_NOTE,
+  price: 0.005,
+  response: ClimaResposta,
+  errors: [],
+  handler: ({ ctx }) => service.clima(ctx),
+})
+
+export const fogo = defineRoute({
+  path: '/v1/commodities/fogo',
+  dataset: 'commodities',
+  summary: 'Focos de queimada por bioma e estado',
+  description:
+    'Focos de calor do INPE dos últimos 7 dias (arquivos diários), contados no satélite de referência AQUA_M-T: série diária por bioma com a FRP média, os 10 estados com mais focos e a média de dias sem chuva nos focos. Atualizado diariamente. ' +
+    FONTE_NOTE,
+  price: 0.002,
+  response: FogoResposta,
+  errors: [],
+  handler: ({ ctx }) => service.fogo(ctx),
+})
+
+export const exportacoes = defineRoute({
+  path: '/v1/commodities/exportacoes',
+  dataset: 'commodities',
+  summary: 'Exportações mensais por commodity',
+  description:
+    'Valor FOB (US$) e peso líquido (kg) exportados por grupo de commodity (prefixos de NCM) nos 13 últimos meses, com a variação contra o mesmo mês do ano anterior. ComexStat (EXP_AAAA.csv), reconstruído todo mês por `dadosbr ingest exportacoes`. ' +
+    '503 quando nenhuma base de exportações foi construída (nada é cobrado).',
+  price: 0.005,
+  response: ExportacoesResposta,
+  errors: [],
+  handler: ({ ctx }) => service.exportacoes(ctx),
+})
+
+export const hidrologia = defineRoute({
+  path: '/v1/commodities/hidrologia',
+  dataset: 'commodities',
+  summary: 'Energia armazenada nos reservatórios por subsistema',
+  description: 'EAR diária do ONS por subsistema (SE/CO, S, NE, N) em % e MWmês, variação em 7 dias, e o total do SIN calculado como Σ MWmês ÷ Σ máximo. Atualizado diariamente. ' + FONTE_NOTE,
+  price: 0.002,
+  response: HidrologiaResposta,
+  errors: [],
+  handler: ({ ctx }) => service.hidrologia(ctx),
+})
+
+export const briefing = defineRoute({
+  path: '/v1/commodities/briefing',
+  dataset: 'commodities',
+  summary: 'Briefing diário de commodities, em inglês',
+  description:
+    'Resumo e um destaque por commodity com a direção (up, down, flat) para onde os sinais de clima, fogo, exportações, hidrologia e câmbio (PTAX) empurram o preço em reais. ' +
+    'O texto sai de um modelo determinístico; cada número vem com o sinal e o campo de onde veio (evidencias). Com um LLM configurado, a prosa é reescrita e só usada se os números forem os mesmos; escrito_por diz quem escreveu. ' +
+    FONTE_NOTE,
+  price: 0.1,
+  response: BriefingResposta,
+  errors: [],
+  handler: ({ ctx }) => service.briefing(ctx),
+})
+
+export const pacote = defineRoute({
+  path: '/v1/commodities/pacote',
+  dataset: 'commodities',
+  summary: 'Os cinco sinais de commodities numa chamada',
+  description: 'As respostas de clima, fogo, exportacoes, hidrologia e briefing, cada uma com sua fonte. Uma parte sem nenhum dado vem null e listada em indisponiveis; as outras vêm mesmo assim.',
+  price: 0.06,
+  response: PacoteResposta,
+  errors: [],
+  handler: ({ ctx }) => service.pacote(ctx),
+})
+
+export const amostra = defineRoute({
+  path: '/v1/commodities/amostra',
+  dataset: 'commodities',
+  summary: 'Amostra grátis dos sinais de commodities',
+  description: 'Dois cinturões, o total do SIN, a soja do último mês, os focos por bioma e o resumo do briefing, com amostra: true e a fonte de cada parte.',
+  price: null,
+  response: AmostraResposta,
+  errors: [],
+  handler: ({ ctx }) => service.amostra(ctx),
+})

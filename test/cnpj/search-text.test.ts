@@ -1,6 +1,10 @@
-// The name normalization shared by the index and the query (src/datasets/cnpj/search-text.ts).
+// The name normalization shared by the index and the query (src/datasets/cnpj/search-text.ts), and
+// how a typed name becomes an FTS5 expression (nameMatch in service.ts).
+import { Database } from 'bun:sqlite'
 import { describe, expect, test } from 'bun:test'
+import { MAX_PREFIX_EXPANSION } from '../../src/datasets/cnpj/layout'
 import { foldsForTests, IGNORED, searchWords } from '../../src/datasets/cnpj/search-text'
+import { nameMatch } from '../../src/datasets/cnpj/service'
 
 describe('searchWords', () => {
   test('accents and case folded; NFKC: full-width letters, ª, ², ligatures', () => {
@@ -47,5 +51,33 @@ describe('searchWords', () => {
       const text = Array.from({ length: 1 + (next() % 40) }, () => String.fromCharCode(next() % 256)).join('')
       expect(fold(text)).toBe(foldSlow(text))
     }
+  })
+})
+
+describe('nameMatch: each typed word as the indexed words it begins', () => {
+  const index = new Database(':memory:')
+  index.exec('CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID')
+  const insert = index.prepare('INSERT INTO termo VALUES (?)')
+  for (const t of ['FARMACEUTICA', 'FARMACIA', 'FARMACIAS', 'FARMACOLOGIA', 'NACIONAL', ...Array.from({ length: MAX_PREFIX_EXPANSION + 1 }, (_, i) => `ZEBRA${i}`)]) insert.run(t)
+
+  test('one letter: the whole word; 2 to 4: the prefix index; longer: the OR of the vocabulary words it begins', () => {
+    expect(nameMatch(index, 'j')).toBe('"J"')
+    expect(nameMatch(index, 'Fa')).toBe('"FA"*')
+    expect(nameMatch(index, 'farm')).toBe('"FARM"*')
+    expect(nameMatch(index, 'farmácia')).toBe('("FARMACIA" OR "FARMACIAS")')
+    expect(nameMatch(index, 'FARMAC nacional')).toBe('("FARMACEUTICA" OR "FARMACIA" OR "FARMACIAS" OR "FARMACOLOGIA") AND "NACIONAL"')
+  })
+
+  test('a long word nothing begins is kept (it matches nothing); past MAX_PREFIX_EXPANSION words, FTS5 prefix query', () => {
+    expect(nameMatch(index, 'farmacx')).toBe('"FARMACX"')
+    expect(nameMatch(index, 'zebra')).toBe('"ZEBRA"*')
+    expect(nameMatch(index, 'zebra1')).toBe(`(${Array.from({ length: MAX_PREFIX_EXPANSION + 1 }, (_, i) => `ZEBRA${i}`).filter((t) => t.startsWith('ZEBRA1')).sort().map((t) => `"${t}"`).join(' OR ')})`)
+  })
+
+  test('repeated words count once; at most 8 words; ignored words only: 400', () => {
+    expect(nameMatch(index, 'nacional NACIONAL nacionál')).toBe('"NACIONAL"')
+    expect(nameMatch(index, 'a1 b2 c3 d4 e5 f6 g7 h8 i9 j10').split(' AND ')).toHaveLength(8)
+    expect(() => nameMatch(index, 'ltda s/a de')).toThrow('só tem palavras que a busca ignora')
+    expect(() => nameMatch(index, '*-*')).toThrow('precisa de ao menos uma palavra com letras ou números')
   })
 })

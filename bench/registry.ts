@@ -182,7 +182,7 @@ async function startServer(data: string, flags: string[]) {
   const port = 41000 + Math.floor(Math.random() * 10000)
   const base = `http://127.0.0.1:${port}`
   const started = performance.now()
-  const proc = Bun.spawn([bun, CLI, 'serve', '--free', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'info', ...flags], { stderr: 'pipe' })
+  const proc = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'info', ...flags], { stderr: 'pipe' })
   // The prewarm's line resolves `prewarmed`; warnings and errors pass through; the rest is drained.
   const warmLines: string[] = []
   const prewarmed = new Promise<string>((done) => {
@@ -221,12 +221,12 @@ for (const companies of sizes) {
   console.log(`\n== ${companies.toLocaleString('en')} empresas ==`)
   // Qualificacoes.zip is the synth's last file: a dump cut short by an interrupted synth is made again.
   if (!existsSync(join(src, 'Qualificacoes.zip'))) {
-    const s = await run([bun, CLI, 'synth', 'cnpj', '--out', src, '--companies', String(companies), '--quiet'])
+    const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', src, '--empresas', String(companies), '--quiet'])
     console.log(`synth: ${fmt(s.seconds)} s`)
   }
   const dir = join(data, 'cnpj', 'current')
   const reused = reuse && existsSync(join(dir, 'manifest.json'))
-  const ingest = reused ? undefined : await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--month', '2026-08', '--data', data, '--quiet'])
+  const ingest = reused ? undefined : await run([bun, CLI, 'ingest', 'cnpj', '--from', src, '--mes', '2026-08', '--data', data, '--quiet'])
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))
   const csv = manifest.arquivos.reduce((n: number, a: { bytes_csv: number }) => n + a.bytes_csv, 0)
   if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}; CPU em s: ${JSON.stringify(manifest.cpu_segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
@@ -257,7 +257,7 @@ for (const companies of sizes) {
   // Lookups from disk: OS page cache dropped (needs root) and no prewarm, as on a server whose
   // file is bigger than its RAM. Then the server as shipped, once its prewarm has finished.
   if (!searchOnly && dropPageCache()) {
-    const server = await startServer(data, ['--prewarm', '0'])
+    const server = await startServer(data, ['--pre-leitura', '0'])
     try {
       const fromDisk = await timed(disk.map((x) => `${server.base}/v1/cnpj/empresa/${x}`))
       console.log(`/empresa com o cache de páginas do SO esvaziado, sem pré-leitura (1 cliente, ${fromDisk.n} pedidos): p50 ${fmt(fromDisk.p50)} ms, p99 ${fmt(fromDisk.p99)} ms`)

@@ -89,13 +89,13 @@ const dayName = (iso: string) => `${Number(iso.slice(8, 10))} ${MONTHS[Number(is
 export const fmt = (x: number, digits = 1) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 const signed = (x: number, digits = 1) => `${x > 0 ? '+' : x < 0 ? '-' : ''}${fmt(Math.abs(x), digits)}`
 
-/** The PTAX selling rate's change over the series window (the week), or null. */
+/** The PTAX selling rate's change over the series window (the week), or null: the same number as /v1/mercado/cambio's ptax.variacao_pct. */
 export function variacaoPtax(ptax: PtaxDados | null): { pct: number; desde: string; ate: string; venda: number } | null {
   const s = ptax?.serie
   if (!s || s.length < 2) return null
   const first = s[0]!
   const last = s[s.length - 1]!
-  return { pct: round((last.venda / first.venda - 1) * 100, 2), desde: first.data, ate: last.data, venda: last.venda }
+  return { pct: round((last.venda / first.venda - 1) * 100, 3), desde: first.data, ate: last.data, venda: last.venda }
 }
 
 function destaque(c: Commodity, s: Sinais): Destaque {
@@ -160,11 +160,11 @@ function destaque(c: Commodity, s: Sinais): Destaque {
   if (c.hidro && s.hidrologia) {
     const sin = s.hidrologia.sin
     ev.push({ sinal: 'hidrologia', campo: 'sin.ear_percentual', valor: sin.ear_percentual, unidade: '%', efeito: sin.ear_percentual < REGRAS.hidroBaixo ? 1 : 0 })
-    let f = `stored energy in the national grid at ${fmt(sin.ear_percentual)}% of capacity`
+    let f = `stored energy in the national grid at ${fmt(sin.ear_percentual, 2)}% of capacity`
     if (sin.delta_7d_pp !== null) {
       const d = sin.delta_7d_pp
       ev.push({ sinal: 'hidrologia', campo: 'sin.delta_7d_pp', valor: d, unidade: 'pp', efeito: d <= -REGRAS.hidroDelta ? 1 : d >= REGRAS.hidroDelta ? -1 : 0 })
-      f += ` (${signed(d)} points in 7 days)`
+      f += ` (${signed(d, 2)} points in 7 days)`
     }
     frases.push(f)
   }
@@ -172,7 +172,7 @@ function destaque(c: Commodity, s: Sinais): Destaque {
   if (fx) {
     const efeito = fx.pct >= REGRAS.cambio ? 1 : fx.pct <= -REGRAS.cambio ? -1 : 0
     ev.push({ sinal: 'mercado', campo: 'ptax.variacao_pct', valor: fx.pct, unidade: '%', efeito })
-    if (efeito) frases.push(`the dollar ${fx.pct > 0 ? 'rose' : 'fell'} ${fmt(Math.abs(fx.pct), 2)}% against the real since ${dayName(fx.desde)} (PTAX ${fmt(fx.venda, 4)})`)
+    if (efeito) frases.push(`the dollar ${fx.pct > 0 ? 'rose' : 'fell'} ${fmt(Math.abs(fx.pct), 3)}% against the real since ${dayName(fx.desde)} (PTAX ${fmt(fx.venda, 4)})`)
   }
   const pontuacao = ev.reduce((a, e) => a + e.efeito, 0)
   const direcao: Direcao = pontuacao > 0 ? 'up' : pontuacao < 0 ? 'down' : 'flat'
@@ -199,9 +199,9 @@ export function resumo(data: string, ds: Destaque[], s: Sinais): string {
     const top = s.fogo.biomas[0]
     parts.push(`Fire: ${s.fogo.focos_referencia_7d} hotspots over 7 days from the reference satellite${top ? `, most in the ${top.bioma} biome (${top.focos_7d})` : ''}.`)
   }
-  if (s.hidrologia) parts.push(`Hydro: reservoirs of the national grid at ${fmt(s.hidrologia.sin.ear_percentual)}%.`)
+  if (s.hidrologia) parts.push(`Hydro: reservoirs of the national grid at ${fmt(s.hidrologia.sin.ear_percentual, 2)}%.`)
   const fx = variacaoPtax(s.ptax)
-  if (fx) parts.push(`FX: PTAX at ${fmt(fx.venda, 4)} reais per dollar (${signed(fx.pct, 2)}% since ${dayName(fx.desde)}).`)
+  if (fx) parts.push(`FX: PTAX at ${fmt(fx.venda, 4)} reais per dollar (${signed(fx.pct, 3)}% since ${dayName(fx.desde)}).`)
   return parts.join(' ')
 }
 

@@ -136,7 +136,10 @@ export async function reescrever(config: LlmConfig, texto: { resumo: string; des
 export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, string | undefined> = process.env): Promise<BriefingDados> {
   const { sinais, entradas } = lerSinais(ctx.dataDir, ctx.now)
   if (!sinais.clima && !sinais.fogo && !sinais.hidrologia && !sinais.exportacoes && !sinais.ptax) throw new Error('nenhum sinal com cópia ainda (clima, fogo, hidrologia, exportações, PTAX): o briefing espera o primeiro')
-  const data = isoDateBrasilia(ctx.now())
+  // The edition's day is the day of its newest polled input, not the clock: a briefing over copies of
+  // 29 January is the briefing of 29 January, whenever it is read.
+  const feitas = [entradas.clima, entradas.fogo, entradas.hidrologia, entradas.mercado_ptax].map((e) => e?.consultado_em).filter((x): x is string => Boolean(x))
+  const data = isoDateBrasilia(feitas.length ? Math.max(...feitas.map((x) => Date.parse(x))) : ctx.now())
   const ds = destaques(sinais)
   const texto = resumo(data, ds, sinais)
   const config = llmConfig(env)

@@ -187,7 +187,9 @@ const coords = (belts: Cinturao[]) => ({
 async function openMeteo(ctx: FeedFetchContext, url: string, what: string): Promise<unknown> {
   // 400 carries {"error":true,"reason":"..."}: read it for the message.
   const response = await ctx.fetch(url, { headers: { accept: 'application/json' }, accept: [400] })
-  return readJson(response, response.ok ? what : `${what} (HTTP ${response.status})`)
+  const body = await readJson(response, response.ok ? what : `${what} (HTTP ${response.status})`)
+  if (!response.ok) throw new Error(`${what} (HTTP ${response.status}): ${isRecord(body) && typeof body.reason === 'string' ? body.reason : 'erro sem motivo'}`)
+  return body
 }
 
 export async function fetchClima(ctx: FeedFetchContext, belts: Cinturao[] = CINTUROES): Promise<ClimaDados> {

@@ -120,7 +120,9 @@ describe('GET /v1/commodities/briefing', () => {
   test('English summary and one highlight per commodity with its direction, written by the template', async () => {
     const r = await get(app, '/v1/commodities/briefing')
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ data: '2026-01-29', idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null })
+    expect(r.body).toMatchObject({ data: '2026-01-29', dados_de: SAMPLE_TIME, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null })
+    // As old as its newest input, on a daily cadence.
+    expect(r.body.fonte).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'cache_servido' })
     expect(r.body.destaques.map((d: any) => [d.id, d.direcao, d.pontuacao])).toEqual([
       ['soybeans', 'flat', 0],
       ['corn', 'down', -1],
@@ -144,7 +146,7 @@ describe('GET /v1/commodities/briefing', () => {
       clima: { consultado_em: SAMPLE_TIME, referencia: '2026-01-29' },
       fogo: { consultado_em: SAMPLE_TIME, referencia: '2026-01-28' },
       hidrologia: { consultado_em: SAMPLE_TIME, referencia: '2026-01-28' },
-      exportacoes: { consultado_em: expect.any(String), referencia: '2025-12' },
+      exportacoes: { consultado_em: null, referencia: '2025-12' },
       mercado_ptax: { consultado_em: SAMPLE_TIME, referencia: '2026-01-28' },
     })
   })

@@ -21,7 +21,7 @@ import { HIDROLOGIA_FEED, type HidrologiaDados } from './hidrologia'
 import { isoDateBrasilia } from './tempo'
 
 export interface Entrada {
-  /** When the copy read was fetched (feeds) or built (exports). */
+  /** When the copy read was fetched (feeds; null for the exports build, named by its month). */
   consultado_em: string | null
   /** The data's own date or month. */
   referencia: string | null
@@ -29,6 +29,8 @@ export interface Entrada {
 
 export interface BriefingDados {
   data: string
+  /** consultado_em of the newest input read: the briefing's age. */
+  dados_de: string | null
   idioma: 'en'
   escrito_por: 'template' | 'llm'
   modelo: string | null
@@ -56,7 +58,8 @@ export function lerSinais(dataDir: string, now: () => number): { sinais: Sinais;
     const manifest = readManifest<ExportacoesManifest>(dir)
     const files = openExportacoesFiles(dir, manifest)
     exportacoes = files.dados
-    expEntrada = { consultado_em: manifest.construido_em, referencia: manifest.referencia }
+    // The build time is left out: the same files give the same briefing.
+    expEntrada = { consultado_em: null, referencia: manifest.referencia }
   } catch {
     // No exports build yet: the briefing goes on without them.
   }
@@ -139,7 +142,8 @@ export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, s
   // The edition's day is the day of its newest polled input, not the clock: a briefing over copies of
   // 29 January is the briefing of 29 January, whenever it is read.
   const feitas = [entradas.clima, entradas.fogo, entradas.hidrologia, entradas.mercado_ptax].map((e) => e?.consultado_em).filter((x): x is string => Boolean(x))
-  const data = isoDateBrasilia(feitas.length ? Math.max(...feitas.map((x) => Date.parse(x))) : ctx.now())
+  const dadosDe = feitas.length ? new Date(Math.max(...feitas.map((x) => Date.parse(x)))).toISOString() : null
+  const data = isoDateBrasilia(dadosDe ? Date.parse(dadosDe) : ctx.now())
   const ds = destaques(sinais)
   const texto = resumo(data, ds, sinais)
   const config = llmConfig(env)
@@ -147,7 +151,7 @@ export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, s
   const previous = ctx.previous as BriefingDados | null
   // Same signals, same template: the edition stands (no LLM call); only the day may move on.
   if (previous?.impressao === impressao && previous.data === data) return previous
-  const base: BriefingDados = { data, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null, resumo: texto, destaques: ds, regra: REGRA_TEXTO, entradas, impressao }
+  const base: BriefingDados = { data, dados_de: dadosDe, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null, resumo: texto, destaques: ds, regra: REGRA_TEXTO, entradas, impressao }
   if (!config) return base
   try {
     const r = await reescrever(config, { resumo: texto, destaques: ds.map((d) => ({ id: d.id, texto: d.texto })) })

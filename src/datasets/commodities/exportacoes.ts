@@ -47,7 +47,8 @@ export interface ExportacoesManifest extends SnapshotManifest {
 
 export interface ExportacoesFiles {
   dados: ExportacoesDados
-  fonte: { base: string; referencia: string; arquivos: { nome: string; linhas: number; sha256: string }[]; construido_em: string }
+  /** No build time: the same files give the same answer (the manifest keeps when it was built). */
+  fonte: { base: string; referencia: string; arquivos: { nome: string; linhas: number; sha256: string }[] }
 }
 
 export type ExportacoesStore = SnapshotStore<ExportacoesFiles, ExportacoesManifest>
@@ -61,7 +62,6 @@ export function openExportacoesFiles(dir: string, manifest: ExportacoesManifest)
       base: manifest.base,
       referencia: manifest.referencia,
       arquivos: manifest.arquivos.map((a) => ({ nome: a.nome, linhas: a.linhas_mantidas ?? 0, sha256: a.sha256 })),
-      construido_em: manifest.construido_em,
     },
   }
 }

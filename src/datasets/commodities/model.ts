@@ -92,8 +92,7 @@ export const ExportacoesResposta = z.object({
   fonte: z.object({
     base: z.string(),
     referencia: z.string(),
-    arquivos: z.array(z.object({ nome: z.string(), linhas: z.number().int(), sha256: z.string() })),
-    construido_em: z.string().describe('quando a base foi construída pelo dadosbr ingest exportacoes'),
+    arquivos: z.array(z.object({ nome: z.string(), linhas: z.number().int(), sha256: z.string() })).describe('os arquivos EXP lidos, com as linhas e o sha256 de cada um'),
   }),
 })
 
@@ -132,6 +131,7 @@ const Entrada = z.object({ consultado_em: z.string().nullable(), referencia: z.s
 export const BriefingResposta = z.object({
   data: z.string().nullable(),
   idioma: z.literal('en'),
+  dados_de: z.string().nullable().describe('consultado_em da entrada mais nova que o briefing leu: a idade do briefing em fonte é a dela'),
   escrito_por: z.enum(['template', 'llm']).nullable().describe('template: texto do modelo determinístico; llm: prosa reescrita pelo LLM configurado, com os mesmos números (conferidos)'),
   modelo: z.string().nullable(),
   llm_erro: z.string().nullable().describe('por que a reescrita do LLM não foi usada'),
@@ -172,5 +172,5 @@ export const AmostraResposta = z.object({
   exportacoes_soja: MesExportado.nullable().describe('soja em grão, último mês'),
   fogo_biomas: z.array(z.object({ bioma: z.string(), focos_7d: z.number().int() })),
   briefing_resumo: z.string().nullable(),
-  fontes: z.object({ clima: FonteFeed, fogo: FonteFeed, hidrologia: FonteFeed, briefing: FonteFeed, exportacoes: z.object({ referencia: z.string(), construido_em: z.string() }).nullable().describe('null: nenhuma base de exportações construída') }),
+  fontes: z.object({ clima: FonteFeed, fogo: FonteFeed, hidrologia: FonteFeed, briefing: FonteFeed, exportacoes: z.object({ referencia: z.string() }).nullable().describe('null: nenhuma base de exportações construída') }),
 })

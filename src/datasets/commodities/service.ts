@@ -66,11 +66,16 @@ export async function exportacoes(ctx: AppContext): Promise<Exportacoes> {
   return e
 }
 
+/** The briefing's cadence as users see it: one edition a day. */
+const BRIEFING_DIARIO = { ...BRIEFING_FEED, intervalMinutes: 1440 }
+
 export async function briefing(ctx: AppContext): Promise<Briefing> {
   const { dados, fonte } = await ctx.feeds.get<BriefingDados>(BRIEFING_FEED.name)
-  if (!dados) return { data: null, idioma: 'en', escrito_por: null, modelo: null, llm_erro: null, resumo: null, destaques: [], regra: '', entradas: null, fonte }
+  if (!dados) return { data: null, idioma: 'en', dados_de: null, escrito_por: null, modelo: null, llm_erro: null, resumo: null, destaques: [], regra: '', entradas: null, fonte: { ...fonte, atualiza_a_cada_minutos: 1440 } }
   const { impressao: _, ...rest } = dados
-  return { ...rest, fonte }
+  // The briefing is as old as its newest input, not as its last hourly check (which finds it unchanged).
+  const copy = ctx.feeds.copy<BriefingDados>(BRIEFING_FEED.name)
+  return { ...rest, fonte: ctx.feeds.fonte(BRIEFING_DIARIO, copy ? { ...copy, consultado_em: dados.dados_de } : null) }
 }
 
 /** The five in one; a part with no data at all is null and listed in indisponiveis, the rest still served. */
@@ -102,6 +107,6 @@ export async function amostra(ctx: AppContext): Promise<Amostra> {
     exportacoes_soja: e?.grupos.find((g) => g.id === 'soja')?.ultimo_mes ?? null,
     fogo_biomas: f.biomas.map((x) => ({ bioma: x.bioma, focos_7d: x.focos_7d })),
     briefing_resumo: b.resumo,
-    fontes: { clima: c.fonte, fogo: f.fonte, hidrologia: h.fonte, briefing: b.fonte, exportacoes: e ? { referencia: e.fonte.referencia, construido_em: e.fonte.construido_em } : null },
+    fontes: { clima: c.fonte, fogo: f.fonte, hidrologia: h.fonte, briefing: b.fonte, exportacoes: e ? { referencia: e.fonte.referencia } : null },
   }
 }

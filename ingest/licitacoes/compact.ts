@@ -10,7 +10,7 @@
 //   recomputed.
 // Either way the build in use is never written; a failure leaves it serving.
 import { Database } from 'bun:sqlite'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CURRENT_LINK, MANIFEST_FILE, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { BASE, CONTRACT_COLUMNS, DATASET_DIR, DB_FILE, FORMAT, META, SERVED_INDEXES, SERVED_TABLES, SQL_AGGREGATE_ROOT, VALUE_SCALE } from '../../src/datasets/licitacoes/layout'
@@ -202,6 +202,18 @@ export async function compact(dataDir: string, sync: SyncFile, now: number, opti
     } finally {
       db.close()
     }
+    // Written without journal or syncs: on disk before `current` points at it (a crash right after the
+    // swap must not leave it at a half-written file), and flushed before it is served (reads of a file
+    // still being written back stall for seconds: measured at 20 M contracts).
+    for (const file of [DB_FILE, MANIFEST_FILE]) {
+      const fd = openSync(join(work, file), 'r')
+      try {
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+    }
+    step('gravado no disco')
     await swapIn(root, work, buildNameFor(referencia))
     // The build just replaced goes at once: a server still reading it keeps its open file until it
     // moves to the new one (Linux frees the space then), and the disk holds one index, not two.

@@ -2,7 +2,7 @@
 // reports (~8 M rows), the registry, one portfolio month (~1.5 M rows). Figures: ingest wall time,
 // CPU and peak memory, the build's size; then every route under wrk beside a bare Bun server in
 // the same run (latency percentiles from wrk's histogram), and each route alone (one connection).
-// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 8,32] [--segundos 10]`. Figures go to stdout.
+// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 4,32] [--segundos 10]`. Figures go to stdout.
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
@@ -13,7 +13,7 @@ const work = resolve(opt('--work', '/tmp/dadosbr-bench-fundos'))
 /** Serve the previous build again instead of ingesting (to iterate on the server). */
 const reuse = args.includes('--reuse')
 /** Concurrent connections of the load (wrk -c), each level a run. */
-const levels = opt('--conexoes', '8,32').split(',').map(Number)
+const levels = opt('--conexoes', '4,32').split(',').map(Number)
 const seconds = Number(opt('--segundos', '10'))
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')

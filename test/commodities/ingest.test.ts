@@ -65,6 +65,8 @@ describe('dadosbr ingest exportacoes', () => {
       writeFileSync(join(dir, 'EXP_2026.csv'), '"CO_ANO";"CO_MES";"CO_NCM";"CO_UNID";"CO_PAIS";"SG_UF_NCM";"CO_VIA";"CO_URF";"QT_ESTAT";"KG_LIQUIDO";"VL_FOB"\n"2026";"01";"12019000";"10";"160";"MT";"01";"0817600";6000000000;6000000000;2400000000\n')
       await exportacoesIngest.run(ctx(dataDir, { '--from': dir }))
       await (app.ctx.stores.get('commodities') as any).reload()
+      // Answers are written once a second: the next second has the new build.
+      await Bun.sleep(1100)
       const r = await get(app, '/v1/commodities/exportacoes')
       expect(r.body.referencia).toBe('2026-01')
       expect(r.body.grupos[0].ultimo_mes).toMatchObject({ mes: '2026-01', kg_liquido: 6000000000, fob_usd: 2400000000 })

@@ -1,7 +1,28 @@
 // HTTP only: each commodities route with its price (SPEC §4 Commodities and Packs) and schemas; the work is in service.ts.
+import type { AppContext } from '../../core/context'
+import { JsonText } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { AmostraResposta, BriefingResposta, ClimaResposta, ExportacoesResposta, FogoResposta, HidrologiaResposta, PacoteResposta } from './model'
 import * as service from './service'
+
+/**
+ * Each answer is written once a second per process and sent as bytes to every request of that
+ * second: the copies change a few times a day, only the ages (whole seconds) move. Under load the
+ * pack (~60 KB) would otherwise be rebuilt and serialized per request.
+ */
+const written = new WeakMap<AppContext, Map<string, { second: number; body: JsonText }>>()
+function perSecond(name: string, build: (ctx: AppContext) => Promise<unknown>) {
+  return async ({ ctx }: { ctx: AppContext }) => {
+    const second = Math.floor(Date.now() / 1000)
+    let m = written.get(ctx)
+    if (!m) written.set(ctx, (m = new Map()))
+    const hit = m.get(name)
+    if (hit && hit.second === second) return hit.body
+    const body = new JsonText(Buffer.from(JSON.stringify(await build(ctx))))
+    m.set(name, { second, body })
+    return body
+  }
+}
 
 const FONTE_NOTE =
   'A cópia vem em `fonte` com consultado_em, defasagem_segundos e status: ok (dentro do intervalo), cache_servido (mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ou fonte_indisponivel (nenhuma cópia ainda).'
@@ -17,7 +38,7 @@ export const clima = defineRoute({
   price: 0.005,
   response: ClimaResposta,
   errors: [],
-  handler: ({ ctx }) => service.clima(ctx),
+  handler: perSecond('clima', service.clima),
 })
 
 export const fogo = defineRoute({
@@ -30,7 +51,7 @@ export const fogo = defineRoute({
   price: 0.002,
   response: FogoResposta,
   errors: [],
-  handler: ({ ctx }) => service.fogo(ctx),
+  handler: perSecond('fogo', service.fogo),
 })
 
 export const exportacoes = defineRoute({
@@ -43,7 +64,7 @@ export const exportacoes = defineRoute({
   price: 0.005,
   response: ExportacoesResposta,
   errors: [],
-  handler: ({ ctx }) => service.exportacoes(ctx),
+  handler: perSecond('exportacoes', service.exportacoes),
 })
 
 export const hidrologia = defineRoute({
@@ -54,7 +75,7 @@ export const hidrologia = defineRoute({
   price: 0.002,
   response: HidrologiaResposta,
   errors: [],
-  handler: ({ ctx }) => service.hidrologia(ctx),
+  handler: perSecond('hidrologia', service.hidrologia),
 })
 
 export const briefing = defineRoute({
@@ -68,7 +89,7 @@ export const briefing = defineRoute({
   price: 0.1,
   response: BriefingResposta,
   errors: [],
-  handler: ({ ctx }) => service.briefing(ctx),
+  handler: perSecond('briefing', service.briefing),
 })
 
 export const pacote = defineRoute({
@@ -79,7 +100,7 @@ export const pacote = defineRoute({
   price: 0.06,
   response: PacoteResposta,
   errors: [],
-  handler: ({ ctx }) => service.pacote(ctx),
+  handler: perSecond('pacote', service.pacote),
 })
 
 export const amostra = defineRoute({
@@ -90,5 +111,5 @@ export const amostra = defineRoute({
   price: null,
   response: AmostraResposta,
   errors: [],
-  handler: ({ ctx }) => service.amostra(ctx),
+  handler: perSecond('amostra', service.amostra),
 })

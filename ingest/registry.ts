@@ -11,6 +11,7 @@ import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
 import { licitacoesIngest } from './licitacoes/command'
 import { mercadoIngest } from './mercado/command'
+import { tributosIngest } from './tributos/command'
 
 export interface IngestContext {
   /** The command's own flags, parsed (names with their dashes). */
@@ -44,7 +45,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest, tributosIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

@@ -5,6 +5,7 @@
 export const ERROR_CODES = {
   parametro_invalido: { status: 400, descricao: 'Um parâmetro de caminho ou de consulta não atende às regras documentadas.' },
   cnpj_invalido: { status: 400, descricao: 'O CNPJ do caminho não tem formato válido ou seus dígitos verificadores não conferem.' },
+  ncm_invalido: { status: 400, descricao: 'O código NCM do caminho não tem de 4 a 8 dígitos (pontos permitidos entre eles).' },
   parametro_desconhecido: { status: 400, descricao: 'A consulta traz um parâmetro que a rota não aceita.' },
   parametro_repetido: { status: 400, descricao: 'Um parâmetro de consulta aparece mais de uma vez.' },
   filtro_obrigatorio: { status: 400, descricao: 'A busca exige ao menos um filtro.' },

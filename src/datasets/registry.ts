@@ -9,5 +9,6 @@ import { fundos } from './fundos'
 import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 import { empresa } from './empresa'
+import { tributos } from './tributos'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa, tributos]

@@ -1,0 +1,231 @@
+// The tax-reform answers as plain functions: the NCM lookup over an open build, the annex search
+// and the calendar over the data the program carries.
+import { ANEXOS, dispositivo, REGIME_DESCRICAO, type AnexoDados, type ItemDados, type ReferenciaDados, type RegimeAnexo } from './anexos'
+import { indiceBusca } from './busca'
+import { ancestrais, formatarNcm, nivelNcm } from './codigos'
+import { CALENDARIO, EXTINCOES, REGRAS, type Ano } from './data/calendario'
+import { ANO_MAX, ANO_MIN, type NcmResultadoT } from './model'
+import { regimePrincipal, type Alcance, type Avaliacao } from './regimes'
+import { subitensDe, type TributosFiles } from './store'
+
+const LEI = 'Lei Complementar nº 214, de 16 de janeiro de 2025, com as alterações da LC 227/2026'
+
+export function fonte(files: TributosFiles | null) {
+  return {
+    base: 'LC 214/2025' as const,
+    lei: LEI,
+    anexos_versao: ANEXOS.versao,
+    texto_conferido_em: ANEXOS.texto_conferido_em,
+    tabela_ncm: files ? { vigencia: files.tabela.vigencia, referencia: files.tabela.referencia, ato: files.tabela.ato } : null,
+  }
+}
+
+/** The current calendar year in Brasília (UTC-3), kept within 2026-2033. */
+export function anoPadrao(now = new Date()): number {
+  const ano = new Date(now.getTime() - 3 * 3600_000).getUTCFullYear()
+  return Math.min(ANO_MAX, Math.max(ANO_MIN, ano))
+}
+
+function regimeResumo(regime: RegimeAnexo | 'aliquota_padrao') {
+  return { codigo: regime, ...REGIME_DESCRICAO[regime] }
+}
+
+function grupoDe(anexo: AnexoDados, item: ItemDados): string | null {
+  const dot = item.item.indexOf('.')
+  if (dot < 0) return null
+  const pai = item.item.slice(0, dot)
+  return anexo.itens.find((i) => i.item === pai)?.texto ?? null
+}
+
+function referencia(r: ReferenciaDados) {
+  return { texto: r.texto, codigo: r.codigo, nivel: r.nivel, exceto: r.exceto === true, alinea: r.alinea ?? null }
+}
+
+function itemBase(anexo: AnexoDados, item: ItemDados) {
+  const alt = anexo.regime_alternativo
+  return {
+    anexo: anexo.anexo,
+    item: item.item,
+    dispositivo: dispositivo(anexo, item.item),
+    assunto: anexo.assunto,
+    regime: regimeResumo(anexo.regime!),
+    texto: item.texto,
+    grupo: grupoDe(anexo, item),
+    codigos_texto: item.codigos_texto ?? null,
+    condicoes: [...item.condicoes, ...(anexo.condicoes ?? [])],
+    regime_alternativo: alt ? { codigo: 'aliquota_zero' as const, descricao: REGIME_DESCRICAO.aliquota_zero.descricao, dispositivo: `LC 214/2025, ${alt.artigo}`, condicao: alt.condicao } : null,
+    verificado: item.verificado,
+    nota: item.nota ?? null,
+  }
+}
+
+function itemNcm(a: Alcance, cobre: 'todo' | 'parte', principal: boolean) {
+  return { ...itemBase(a.anexo, a.item), referencia: referencia(a.ref), cobre, principal }
+}
+
+const pct = (n: number) => Math.round(n * 1e6) / 1e6
+
+/** The year's taxes, with the CBS/IBS rate this code's principal regime leaves (when the law fixes the year's rate). */
+function transicao(ano: Ano, reducao: number | null) {
+  return {
+    ano: ano.ano,
+    fase: ano.fase,
+    resumo: ano.resumo,
+    tributos: ano.tributos.map((t) => {
+      const ibsCbs = t.codigo === 'cbs' || t.codigo === 'ibs_estadual' || t.codigo === 'ibs_municipal'
+      const aplicavel = ibsCbs && t.aliquota_percentual !== null && reducao !== null ? pct(t.aliquota_percentual * (1 - reducao / 100)) : null
+      return { ...t, aliquota_aplicavel_percentual: aplicavel }
+    }),
+    regras: REGRAS,
+  }
+}
+
+const OBS_NOMENCLATURA =
+  'Os códigos dos Anexos seguem a NCM aprovada pela Resolução Gecex nº 272/2021; reclassificações posteriores não mudam o tratamento dado pela lei (LC 214/2025, art. 492, § 2º).'
+
+function porRegime(files: TributosFiles, subitens: string[]) {
+  const grupos = new Map<string, { regime: ReturnType<typeof regimeResumo>; codigos: string[]; dispositivos: Set<string> }>()
+  for (const c of subitens) {
+    const av = files.avaliacoes.get(c)!
+    const r = regimePrincipal(av)
+    const g = grupos.get(r) ?? { regime: regimeResumo(r), codigos: [], dispositivos: new Set<string>() }
+    g.codigos.push(formatarNcm(c))
+    const p = av.beneficios[0]
+    if (p) g.dispositivos.add(dispositivo(p.anexo, p.item.item))
+    grupos.set(r, g)
+  }
+  const ordem = ['aliquota_zero', 'reducao_60', 'aliquota_padrao']
+  return [...grupos.entries()]
+    .sort((a, b) => ordem.indexOf(a[0]) - ordem.indexOf(b[0]))
+    .map(([, g]) => ({ regime: g.regime, subitens: g.codigos.length, codigos: g.codigos, dispositivos: [...g.dispositivos] }))
+}
+
+/** What /v1/tributos/ncm/{codigo} answers for a code (digits) and a year. */
+export function consultarNcm(files: TributosFiles, codigo: string, ano: number): NcmResultadoT {
+  const anoDados = CALENDARIO.find((a) => a.ano === ano)!
+  const no = files.porCodigo.get(codigo)
+  const hierarquia = ancestrais(codigo)
+    .map((c) => files.porCodigo.get(c))
+    .filter((n) => n !== undefined)
+    .map((n) => ({ codigo: n.codigo, formatado: formatarNcm(n.codigo), nivel: nivelNcm(n.codigo)!, descricao: n.descricao }))
+  const ncm = {
+    codigo,
+    formatado: formatarNcm(codigo),
+    nivel: nivelNcm(codigo)!,
+    existe: no !== undefined,
+    descricao: no?.descricao ?? null,
+    hierarquia,
+    vigencia: no ? { inicio: no.inicio, fim: no.fim, ato: no.ato } : null,
+  }
+  if (!no) {
+    return {
+      ncm,
+      ano,
+      regime: null,
+      fundamentos: [],
+      exclusoes: [],
+      desdobramento: null,
+      imposto_seletivo: { incide: 'nao', fundamentos: [], observacao: null },
+      transicao: transicao(anoDados, null),
+      observacoes: [
+        `O código ${formatarNcm(codigo)} não consta da tabela NCM carregada (${files.tabela.vigencia}). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; ${hierarquia.length ? `o nível mais próximo que existe é ${hierarquia[hierarquia.length - 1]!.formatado}.` : 'nem o capítulo existe.'}`,
+        OBS_NOMENCLATURA,
+      ],
+      fonte: fonte(files),
+    }
+  }
+  const subitens = codigo.length === 8 ? [codigo] : subitensDe(files, codigo)
+  const observacoes: string[] = []
+  let regime: NcmResultadoT['regime']
+  let fundamentos: ReturnType<typeof itemNcm>[]
+  let exclusoes: NcmResultadoT['exclusoes']
+  let desdobramento: NcmResultadoT['desdobramento'] = null
+  let seletivo: NcmResultadoT['imposto_seletivo']
+  let reducao: number | null
+
+  const exclusao = (e: Avaliacao['exclusoes'][number]) => ({ anexo: e.anexo.anexo, item: e.item.item, dispositivo: dispositivo(e.anexo, e.item.item), motivo: e.motivo, por: e.por, texto: e.item.texto })
+
+  if (codigo.length === 8) {
+    const av = files.avaliacoes.get(codigo)!
+    const principal = regimePrincipal(av)
+    const regimes = new Set(av.beneficios.map((b) => b.anexo.regime))
+    const p = av.beneficios[0]
+    regime = {
+      codigo: principal,
+      ...REGIME_DESCRICAO[principal],
+      dispositivo: p ? dispositivo(p.anexo, p.item.item) : null,
+      depende_do_produto: regimes.size > 1,
+      condicoes: p ? [...p.item.condicoes, ...(p.anexo.condicoes ?? [])] : [],
+    }
+    reducao = REGIME_DESCRICAO[principal].reducao_percentual
+    fundamentos = av.beneficios.map((b, i) => itemNcm(b, 'todo', i === 0))
+    exclusoes = av.exclusoes.map(exclusao)
+    seletivo = { incide: av.seletivo.length ? 'sim' : 'nao', fundamentos: av.seletivo.map((s) => itemNcm(s, 'todo', false)), observacao: null }
+    if (p) observacoes.push('O regime vale para o produto descrito no item e nas condições dele; o código NCM sozinho não basta quando a descrição restringe o produto (ex. "pão francês" dentro de 1905.90.90).')
+    if (regimes.size > 1) observacoes.push('Mais de um item cita este código com regimes diferentes: o principal é o da referência mais específica (e, empatando, o de maior redução); os demais valem quando o produto é o que eles descrevem.')
+  } else {
+    // A code above the subitems: the items that reach it whole, the ones that reach part of it, and
+    // the subitems grouped by their principal regime.
+    const todo = files.indice.avaliar(codigo)
+    const parte = files.indice.abaixo(codigo)
+    const vistos = new Set(todo.beneficios.map((b) => b.item))
+    const partes: Alcance[] = []
+    for (const a of parte) if (a.anexo.regime !== 'imposto_seletivo' && !vistos.has(a.item)) (vistos.add(a.item), partes.push(a))
+    desdobramento = porRegime(files, subitens)
+    // A code with no subitems in the table (an excerpt) is judged by the items that reach it whole.
+    const unico = desdobramento.length === 1 ? desdobramento[0]! : !subitens.length ? { regime: regimeResumo(regimePrincipal(todo)), subitens: 0, codigos: [], dispositivos: todo.beneficios[0] ? [dispositivo(todo.beneficios[0].anexo, todo.beneficios[0].item.item)] : [] } : null
+    // An item reaching the whole code still leaves out the parts its exceptions name, and those
+    // another Annex it ressalva covers: it covers only part of the code then.
+    const ressalvados = new Set(parte.map((a) => a.anexo.anexo))
+    const cobre = (b: Alcance) =>
+      b.item.ncm.some((r) => r.exceto && r.codigo.length > codigo.length && r.codigo.startsWith(codigo) && (!r.alinea || !b.ref.alinea || r.alinea === b.ref.alinea)) ||
+      b.item.exceto_anexos?.some((x) => ressalvados.has(x))
+        ? 'parte'
+        : 'todo'
+    fundamentos = [...todo.beneficios.map((b, i) => itemNcm(b, cobre(b), unico !== null && i === 0)), ...partes.map((b) => itemNcm(b, 'parte', false))]
+    exclusoes = todo.exclusoes.map(exclusao)
+    const regimeCodigo = unico ? (unico.regime.codigo as RegimeAnexo | 'aliquota_padrao') : null
+    regime = unico
+      ? { codigo: regimeCodigo as 'aliquota_zero' | 'reducao_60' | 'aliquota_padrao', ...REGIME_DESCRICAO[regimeCodigo!], dispositivo: unico.dispositivos.length === 1 ? unico.dispositivos[0]! : null, depende_do_produto: new Set(fundamentos.map((f) => f.regime.codigo)).size > 1, condicoes: [] }
+      : { codigo: 'varia_por_subitem', descricao: 'Os subitens deste código têm regimes diferentes: veja desdobramento e consulte o código de 8 dígitos', reducao_percentual: null, dispositivo: null, depende_do_produto: true, condicoes: [] }
+    reducao = unico ? unico.regime.reducao_percentual : null
+    const comIs = subitens.filter((c) => files.avaliacoes.get(c)!.seletivo.length > 0).length
+    const isItens = [...todo.seletivo.map((s) => itemNcm(s, 'todo', false)), ...parte.filter((a) => a.anexo.regime === 'imposto_seletivo').map((s) => itemNcm(s, 'parte', false))]
+    seletivo = {
+      incide: comIs === 0 ? 'nao' : comIs === subitens.length ? 'sim' : 'em_parte',
+      fundamentos: isItens,
+      observacao: comIs && comIs < subitens.length ? `${comIs} de ${subitens.length} subitens deste código estão no Anexo XVII.` : null,
+    }
+    observacoes.push(`Código de ${codigo.length} dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (${subitens.length} na tabela carregada).`)
+  }
+  if (seletivo.fundamentos.some((f) => f.anexo === 'XVII' && (f.item === 'III' || f.item === 'IV')))
+    seletivo.observacao = [seletivo.observacao, 'Produtos fumígenos e bebidas alcoólicas estão sujeitos ao Imposto Seletivo quando acondicionados em embalagem primária destinada ao consumidor final (art. 409, § 2º).'].filter(Boolean).join(' ')
+  if (ano < 2027 && seletivo.incide !== 'nao') observacoes.push('O Imposto Seletivo só é cobrado a partir de 2027.')
+  observacoes.push(OBS_NOMENCLATURA)
+  return { ncm, ano, regime, fundamentos, exclusoes, desdobramento, imposto_seletivo: seletivo, transicao: transicao(anoDados, reducao), observacoes, fonte: fonte(files) }
+}
+
+/** What /v1/tributos/busca answers. */
+export function buscar(files: TributosFiles | null, termo: string, limite: number) {
+  const r = (files?.busca ?? indiceBusca()).buscar(termo, limite)
+  return {
+    termo,
+    tipo: r.tipo,
+    palavras: r.palavras,
+    total: r.total,
+    limite,
+    resultados: r.achados.map(({ anexo, item, encontrado_em }) => ({
+      ...itemBase(anexo, item),
+      encontrado_em,
+      ncm_citados: item.ncm.map(referencia),
+      nbs_citados: item.nbs.map(referencia),
+      exceto_anexos: item.exceto_anexos ?? [],
+    })),
+    fonte: fonte(files),
+  }
+}
+
+/** What /v1/tributos/calendario answers. */
+export function calendario(files: TributosFiles | null) {
+  return { anos: CALENDARIO, extincoes: EXTINCOES, regras: REGRAS, fonte: fonte(files) }
+}

@@ -1,0 +1,240 @@
+// The tax-reform routes over the bundled sample: the NCM lookup (dotted or not, a year, codes of
+// every length, a code not in the table, malformed input), the annex search, the calendar and the
+// free sample; and which routes answer without the NCM table.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { tributosIngest } from '../../ingest/tributos/command'
+import { anoPadrao } from '../../src/datasets/tributos/service'
+import { get, tempDir, testApp } from '../helpers'
+import { amostraFromSample, AMOSTRA_FILE, committedAmostra } from './amostra'
+
+const dataDir = tempDir('dadosbr-tributos-app-')
+await tributosIngest.sample({ flags: {}, dataDir, quiet: true, log: () => {} }, false)
+const { app } = await testApp({ dataDir })
+const { app: vazio } = await testApp({ dataDir: tempDir('dadosbr-vazio-') })
+afterAll(async () => {
+  await app.close()
+  await vazio.close()
+})
+
+const fund = (b: any) => b.fundamentos.map((f: any) => `${f.anexo}/${f.item}:${f.regime.codigo}:${f.cobre}${f.principal ? '*' : ''}`)
+const tributo = (b: any, codigo: string) => b.transicao.tributos.find((t: any) => t.codigo === codigo)
+
+describe('/v1/tributos/ncm/{codigo}', () => {
+  test('1006.30.21 (rice): Annex I item 1, zero rate, with the wording, the alternatives and what ressalva it', async () => {
+    const r = await get(app, '/v1/tributos/ncm/1006.30.21?ano=2026')
+    expect(r.status).toBe(200)
+    const b = r.body
+    expect(Object.keys(b)).toEqual(['ncm', 'ano', 'regime', 'fundamentos', 'exclusoes', 'desdobramento', 'imposto_seletivo', 'transicao', 'observacoes', 'fonte'])
+    expect(b.ncm).toEqual({
+      codigo: '10063021',
+      formatado: '1006.30.21',
+      nivel: 'subitem',
+      existe: true,
+      descricao: 'Polido ou brunido',
+      hierarquia: [
+        { codigo: '10', formatado: '10', nivel: 'capitulo', descricao: 'Cereais.' },
+        { codigo: '1006', formatado: '10.06', nivel: 'posicao', descricao: 'Arroz.' },
+        { codigo: '100630', formatado: '1006.30', nivel: 'subposicao', descricao: 'Arroz semibranqueado ou branqueado, mesmo polido ou brunido (glaciado*)' },
+        { codigo: '1006302', formatado: '1006.30.2', nivel: 'item', descricao: 'Não parboilizado' },
+      ],
+      vigencia: { inicio: '2022-04-01', fim: null, ato: 'Res Camex 272/2021' },
+    })
+    expect(b.regime).toEqual({
+      codigo: 'aliquota_zero',
+      descricao: 'Alíquotas do IBS e da CBS reduzidas a zero',
+      reducao_percentual: 100,
+      dispositivo: 'LC 214/2025, art. 125, Anexo I, item 1',
+      depende_do_produto: true,
+      condicoes: ['produtos destinados à alimentação humana (art. 125)'],
+    })
+    expect(fund(b)).toEqual(['I/1:aliquota_zero:todo*', 'IX/10:reducao_60:todo', 'IX/19:reducao_60:todo'])
+    expect(b.fundamentos[0]).toMatchObject({ texto: 'Arroz das subposições 1006.20 e 1006.30 e do código 1006.40.00 da NCM/SH', referencia: { texto: '1006.30', codigo: '100630', nivel: 'subposicao', exceto: false, alinea: null }, verificado: true })
+    expect(b.exclusoes).toEqual([{ anexo: 'VII', item: '15', dispositivo: 'LC 214/2025, art. 135, Anexo VII, item 15', motivo: 'remissao', por: 'Anexo I', texto: 'Cereais do capítulo 10 e sementes e frutos oleaginosos classificados no capítulo 12, ambos da NCM/SH, ressalvados os produtos relacionados no Anexo I' }])
+    expect([b.desdobramento, b.imposto_seletivo]).toEqual([null, { incide: 'nao', fundamentos: [], observacao: null }])
+    expect(b.fonte).toEqual({ base: 'LC 214/2025', lei: 'Lei Complementar nº 214, de 16 de janeiro de 2025, com as alterações da LC 227/2026', anexos_versao: '2026-11-24', texto_conferido_em: '2026-11-24', tabela_ncm: { vigencia: 'Vigente em 13/05/2025', referencia: '2025-05-13', ato: 'Resolução Camex nº 641/2024' } })
+  })
+
+  test('with or without dots, the same answer; ano defaults to the current year (2026 to 2033)', async () => {
+    const forms = ['1006.30.21', '10063021', '1006.3021', '100630.21']
+    const answers = await Promise.all(forms.map((f) => get(app, `/v1/tributos/ncm/${f}`)))
+    for (const a of answers) expect([a.status, a.body]).toEqual([200, answers[0]!.body])
+    expect(answers[0]!.body.ano).toBe(anoPadrao())
+    expect([anoPadrao(new Date('2025-06-01T12:00:00Z')), anoPadrao(new Date('2027-01-01T02:00:00Z')), anoPadrao(new Date('2040-01-01T12:00:00Z'))]).toEqual([2026, 2026, 2033])
+  })
+
+  test('the transition context follows the year and the regime: test rates with the reduction (art. 348, III, a; art. 344)', async () => {
+    const arroz26 = (await get(app, '/v1/tributos/ncm/10063021?ano=2026')).body
+    expect([tributo(arroz26, 'cbs').aliquota_percentual, tributo(arroz26, 'cbs').aliquota_aplicavel_percentual, tributo(arroz26, 'ibs_estadual').aliquota_aplicavel_percentual]).toEqual([0.9, 0, 0])
+    const pao26 = (await get(app, '/v1/tributos/ncm/1905.90.10?ano=2026')).body
+    expect([pao26.regime.codigo, pao26.regime.dispositivo]).toEqual(['reducao_60', 'LC 214/2025, art. 135, Anexo VII, item 12'])
+    expect([tributo(pao26, 'cbs').aliquota_aplicavel_percentual, tributo(pao26, 'ibs_estadual').aliquota_aplicavel_percentual]).toEqual([0.36, 0.04])
+    const pao27 = (await get(app, '/v1/tributos/ncm/1905.90.10?ano=2027')).body
+    expect([pao27.transicao.fase, tributo(pao27, 'cbs').aliquota_aplicavel_percentual, tributo(pao27, 'ibs_estadual').aliquota_aplicavel_percentual, tributo(pao27, 'ibs_municipal').aliquota_aplicavel_percentual]).toEqual(['cbs_e_imposto_seletivo', null, 0.02, 0.02])
+    expect(tributo(pao27, 'pis_cofins').situacao).toBe('extinto')
+    const y2031 = (await get(app, '/v1/tributos/ncm/1905.90.10?ano=2031')).body
+    expect([tributo(y2031, 'icms').situacao, tributo(y2031, 'icms').reducao_da_aliquota_percentual]).toEqual(['reduzido', 30])
+    const y2033 = (await get(app, '/v1/tributos/ncm/1905.90.10?ano=2033')).body
+    expect([tributo(y2033, 'icms').situacao, tributo(y2033, 'iss').situacao]).toEqual(['extinto', 'extinto'])
+  })
+
+  test('an "exceto" takes the code out: foie gras 0207.43.00 keeps the standard rates', async () => {
+    const b = (await get(app, '/v1/tributos/ncm/0207.43.00')).body
+    expect([b.ncm.descricao, b.regime.codigo, b.regime.dispositivo, b.fundamentos]).toEqual(['Fígados gordos (foies gras), frescos ou refrigerados', 'aliquota_padrao', null, []])
+    expect(b.exclusoes).toEqual([{ anexo: 'I', item: '19', dispositivo: 'LC 214/2025, art. 125, Anexo I, item 19', motivo: 'exceto', por: '0207.43.00', texto: expect.stringContaining('exceto os produtos dos códigos 0207.43.00 e 0207.53.00') }])
+  })
+
+  test('a shorter code covering subitems with different regimes lists them (desdobramento)', async () => {
+    const aves = (await get(app, '/v1/tributos/ncm/02.07')).body
+    expect([aves.ncm.nivel, aves.regime.codigo, aves.regime.reducao_percentual]).toEqual(['posicao', 'varia_por_subitem', null])
+    expect(fund(aves)).toEqual(['I/19:aliquota_zero:parte'])
+    expect(aves.desdobramento.map((d: any) => [d.regime.codigo, d.subitens, d.dispositivos])).toEqual([
+      ['aliquota_zero', 31, ['LC 214/2025, art. 125, Anexo I, item 19']],
+      ['aliquota_padrao', 2, []],
+    ])
+    expect(aves.desdobramento[1].codigos).toEqual(['0207.43.00', '0207.53.00'])
+    const arroz = (await get(app, '/v1/tributos/ncm/1006')).body
+    expect(fund(arroz)).toEqual(['VII/15:reducao_60:parte', 'IX/10:reducao_60:todo', 'IX/19:reducao_60:todo', 'I/1:aliquota_zero:parte'])
+    expect(arroz.desdobramento.map((d: any) => [d.regime.codigo, d.codigos])).toEqual([
+      ['aliquota_zero', ['1006.20.10', '1006.20.20', '1006.30.11', '1006.30.19', '1006.30.21', '1006.30.29', '1006.40.00']],
+      ['reducao_60', ['1006.10.10', '1006.10.91', '1006.10.92']],
+    ])
+    // All subitems under one regime: that regime.
+    const ovos = (await get(app, '/v1/tributos/ncm/0407.2')).body
+    expect([ovos.regime.codigo, ovos.regime.dispositivo, ovos.desdobramento.length]).toEqual(['aliquota_zero', 'LC 214/2025, art. 148, Anexo XV, item 1', 1])
+  })
+
+  test('the same code in several items with different regimes: the principal and the alternatives (2106.90.90)', async () => {
+    const b = (await get(app, '/v1/tributos/ncm/2106.90.90?ano=2027')).body
+    expect([b.regime.codigo, b.regime.dispositivo, b.regime.depende_do_produto]).toEqual(['aliquota_zero', 'LC 214/2025, art. 125, Anexo I, item 4', true])
+    expect(fund(b)).toEqual(['I/4:aliquota_zero:todo*', 'I/26:aliquota_zero:todo', ...[39, 40, 41, 42, 43, 44, 45, 46].map((i) => `VI/${i}:reducao_60:todo`)])
+    expect(b.fundamentos[2].regime_alternativo).toEqual({ codigo: 'aliquota_zero', descricao: 'Alíquotas do IBS e da CBS reduzidas a zero', dispositivo: 'LC 214/2025, art. 146, § 2º', condicao: 'adquiridas pelos órgãos e entidades mencionados nos incisos do § 1º do art. 146' })
+  })
+
+  test('Imposto Seletivo apart from the IBS/CBS regime: beer, sugary drinks (part of 22.02), cars', async () => {
+    const cerveja = (await get(app, '/v1/tributos/ncm/2203.00.00?ano=2027')).body
+    expect([cerveja.regime.codigo, cerveja.imposto_seletivo.incide, cerveja.imposto_seletivo.fundamentos.map((f: any) => [f.item, f.texto, f.referencia.texto])]).toEqual(['aliquota_padrao', 'sim', [['IV', 'Bebidas alcóolicas', '2203']]])
+    expect(cerveja.imposto_seletivo.observacao).toContain('embalagem primária destinada ao consumidor final (art. 409, § 2º)')
+    expect(tributo(cerveja, 'is').situacao).toBe('em_vigor')
+    const aguas = (await get(app, '/v1/tributos/ncm/22.02')).body
+    expect([aguas.imposto_seletivo.incide, aguas.imposto_seletivo.observacao]).toEqual(['em_parte', '1 de 3 subitens deste código estão no Anexo XVII.'])
+    const carro = (await get(app, '/v1/tributos/ncm/8703.23.10?ano=2026')).body
+    expect([carro.imposto_seletivo.incide, carro.observacoes[0]]).toEqual(['sim', 'O Imposto Seletivo só é cobrado a partir de 2027.'])
+  })
+
+  test('a well-formed code not in the table: 200 saying so, with the nearest level that exists', async () => {
+    const r = await get(app, '/v1/tributos/ncm/1006.30.99')
+    expect([r.status, r.body.ncm.existe, r.body.ncm.descricao, r.body.regime, r.body.fundamentos]).toEqual([200, false, null, null, []])
+    expect(r.body.observacoes[0]).toBe('O código 1006.30.99 não consta da tabela NCM carregada (Vigente em 13/05/2025). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; o nível mais próximo que existe é 1006.30.')
+    expect(r.body.ncm.hierarquia.map((h: any) => h.formatado)).toEqual(['10', '10.06', '1006.30'])
+    expect((await get(app, '/v1/tributos/ncm/99999999')).body.observacoes[0]).toContain('nem o capítulo existe')
+  })
+
+  test('malformed codes: 400 ncm_invalido saying what is accepted, nothing charged; bad ano: 400', async () => {
+    for (const bad of ['123', '123456789', 'abc', '1006-30-21', '10..06', '.1006', '1006.', '%20', '1006%2030', 'l006'])
+      expect([bad, (await get(app, `/v1/tributos/ncm/${bad}`)).body.erro?.codigo]).toEqual([bad, 'ncm_invalido'])
+    expect((await get(app, '/v1/tributos/ncm/123')).body.erro.mensagem).toBe("parâmetro de caminho 'codigo': use um código NCM de 4 a 8 dígitos, com ou sem pontos (ex. 1006.30.21, 10063021, 10.06 ou 1006)")
+    for (const ano of ['2025', '2034', '26', 'x', ''])
+      expect([ano, (await get(app, `/v1/tributos/ncm/10063021?ano=${ano}`)).body.erro?.mensagem]).toEqual([ano, "parâmetro de consulta 'ano': deve ser um número inteiro de 2026 a 2033"])
+  })
+
+  test('without the NCM table: 503 saying how to build it', async () => {
+    const r = await get(vazio, '/v1/tributos/ncm/10063021')
+    expect([r.status, r.body.erro.codigo]).toEqual([503, 'dados_indisponiveis'])
+    expect(r.body.erro.mensagem).toContain("dadosbr ingest tributos")
+  })
+})
+
+describe('/v1/tributos/busca', () => {
+  const busca = async (q: string, a = app) => (await get(a, `/v1/tributos/busca?${q}`)).body
+  const ids = (b: any) => b.resultados.map((x: any) => `${x.anexo}/${x.item}`)
+
+  test('accent-, case- and plural-insensitive words; each word must begin a word of the item', async () => {
+    for (const termo of ['feijão', 'FEIJAO', 'feijões', 'Feij'])
+      expect([termo, ids(await busca(`termo=${encodeURIComponent(termo)}`))]).toEqual([termo, ['I/7']])
+    const leite = await busca('termo=leite%20em%20p%C3%B3')
+    expect([leite.palavras, ids(leite)]).toEqual([['leite', 'po'], ['I/3', 'I/2']])
+    const r = (await busca('termo=arroz')).resultados[0]
+    expect(r).toMatchObject({ anexo: 'I', item: '1', dispositivo: 'LC 214/2025, art. 125, Anexo I, item 1', regime: { codigo: 'aliquota_zero', reducao_percentual: 100 }, texto: 'Arroz das subposições 1006.20 e 1006.30 e do código 1006.40.00 da NCM/SH', encontrado_em: 'redacao', exceto_anexos: [] })
+    expect(r.ncm_citados.map((c: any) => c.texto)).toEqual(['1006.20', '1006.30', '1006.40.00'])
+  })
+
+  test('wording first, then the descriptions of the codes cited, then the Annex subject', async () => {
+    const cerveja = await busca('termo=cerveja')
+    expect([ids(cerveja), cerveja.resultados[0].encontrado_em, cerveja.resultados[0].regime.codigo]).toEqual([['XVII/IV'], 'descricao_ncm', 'imposto_seletivo'])
+    const cesta = await busca('termo=cesta%20b%C3%A1sica&limite=3')
+    expect([cesta.total, ids(cesta), cesta.resultados[0].encontrado_em]).toEqual([26, ['I/1', 'I/2', 'I/3'], 'assunto_do_anexo'])
+    const bebidas = await busca('termo=bebidas')
+    expect(ids(bebidas)).toEqual(['VII/2', 'XVII/IV', 'XVII/V'])
+  })
+
+  test('a code: NCM items citing it, a level above or below; NBS when it is one', async () => {
+    const ncm = await busca('termo=1006')
+    expect([ncm.tipo, ids(ncm)]).toEqual(['codigo_ncm', ['I/1', 'VII/15', 'IX/10', 'IX/19']])
+    expect(ids(await busca('termo=0207.43.00'))).toEqual(['I/19'])
+    const nbs = await busca('termo=1.2201.20.00')
+    expect([nbs.tipo, ids(nbs)]).toEqual(['codigo_nbs', ['II/2']])
+  })
+
+  test('limite (default 10, at most 30) and total', async () => {
+    const b = await busca('termo=servi%C3%A7os')
+    expect([b.limite, b.resultados.length, b.total > 30]).toEqual([10, 10, true])
+    expect((await busca('termo=servi%C3%A7os&limite=30')).resultados.length).toBe(30)
+  })
+
+  test('bad input: 400 with what is allowed', async () => {
+    for (const [q, msg] of [
+      ['termo=ab', "parâmetro de consulta 'termo': deve ter ao menos 3 caracteres (além de espaços)"],
+      ['termo=%20%20ab%20%20', "parâmetro de consulta 'termo': deve ter ao menos 3 caracteres (além de espaços)"],
+      ['', "parâmetro de consulta 'termo': é obrigatório"],
+      ['termo=arroz&limite=31', "parâmetro de consulta 'limite': deve ser um número inteiro de 1 a 30"],
+      ['termo=arroz&limite=0', "parâmetro de consulta 'limite': deve ser um número inteiro de 1 a 30"],
+    ])
+      expect([q, (await get(app, `/v1/tributos/busca?${q}`)).body.erro?.mensagem]).toEqual([q, msg])
+    // Only articles and prepositions: a valid term that finds nothing.
+    expect(await busca('termo=das%20e%20de')).toMatchObject({ palavras: [], total: 0, resultados: [] })
+  })
+
+  test('answers without the NCM table (wording only; fonte says no table)', async () => {
+    const b = await busca('termo=arroz', vazio)
+    expect([ids(b), b.fonte.tabela_ncm]).toEqual([['I/1'], null])
+    expect((await busca('termo=cerveja', vazio)).total).toBe(0)
+  })
+})
+
+describe('/v1/tributos/calendario', () => {
+  test('2026 to 2033, each tax with its situation, the rates the law fixes and the articles', async () => {
+    const r = await get(vazio, '/v1/tributos/calendario')
+    expect(r.status).toBe(200)
+    const b = r.body
+    expect(b.anos.map((a: any) => [a.ano, a.fase])).toEqual([
+      [2026, 'teste'], [2027, 'cbs_e_imposto_seletivo'], [2028, 'cbs_e_imposto_seletivo'],
+      [2029, 'transicao_icms_iss'], [2030, 'transicao_icms_iss'], [2031, 'transicao_icms_iss'], [2032, 'transicao_icms_iss'], [2033, 'regime_pleno'],
+    ])
+    const t = (ano: number, codigo: string) => b.anos.find((a: any) => a.ano === ano).tributos.find((x: any) => x.codigo === codigo)
+    for (const a of b.anos) expect(a.tributos.map((x: any) => x.codigo)).toEqual(['cbs', 'ibs_estadual', 'ibs_municipal', 'is', 'pis_cofins', 'ipi', 'icms', 'iss'])
+    expect([t(2026, 'cbs').aliquota_percentual, t(2026, 'ibs_estadual').aliquota_percentual, t(2026, 'ibs_municipal').situacao, t(2026, 'is').situacao]).toEqual([0.9, 0.1, 'nao_cobrado', 'nao_cobrado'])
+    expect(t(2026, 'cbs').fundamentos).toEqual([{ dispositivo: 'LC 214/2025, art. 346', conferido: true }, { dispositivo: 'LC 214/2025, art. 348', conferido: true }, { dispositivo: 'ADCT (EC 132/2023), art. 125', conferido: false }])
+    expect([t(2027, 'ibs_estadual').aliquota_percentual, t(2027, 'ibs_municipal').aliquota_percentual, t(2027, 'cbs').aliquota_percentual, t(2027, 'pis_cofins').situacao, t(2027, 'ipi').situacao]).toEqual([0.05, 0.05, null, 'extinto', 'aliquota_zero'])
+    expect([2029, 2030, 2031, 2032].map((y) => [t(y, 'icms').reducao_da_aliquota_percentual, t(y, 'iss').reducao_da_aliquota_percentual])).toEqual([[10, 10], [20, 20], [30, 30], [40, 40]])
+    expect(t(2029, 'icms').fundamentos[0]).toEqual({ dispositivo: 'LC 214/2025, art. 501 (art. 31-A da LC 87/1996)', conferido: true })
+    expect(t(2030, 'ibs_estadual').fundamentos).toEqual([{ dispositivo: 'LC 214/2025, art. 349, II', conferido: true }, { dispositivo: 'LC 214/2025, art. 362', conferido: true }])
+    expect([t(2033, 'icms').situacao, t(2033, 'iss').situacao]).toEqual(['extinto', 'extinto'])
+    expect(b.extincoes.map((e: any) => [e.codigo, e.evento, e.a_partir_de])).toEqual([['pis_cofins', 'extincao', '2027-01-01'], ['ipi', 'aliquota_zero', '2027-01-01'], ['icms', 'extincao', '2033-01-01'], ['iss', 'extincao', '2033-01-01']])
+  })
+})
+
+describe('/v1/tributos/amostra', () => {
+  test('the bundled copy is what the bundled sample builds today (rewrite it with `bun test/tributos/amostra.ts`)', async () => {
+    expect(AMOSTRA_FILE).toEndWith(join('src', 'datasets', 'tributos', 'amostra.json'))
+    expect(committedAmostra()).toBe(await amostraFromSample())
+  })
+
+  test('rice in 2026, flagged; from the copy when no data is loaded', async () => {
+    const r = await get(app, '/v1/tributos/amostra')
+    expect([r.status, r.body.amostra, r.body.ncm.formatado, r.body.ano, r.body.regime.codigo]).toEqual([200, true, '1006.30.21', 2026, 'aliquota_zero'])
+    expect((await get(vazio, '/v1/tributos/amostra')).body).toEqual(r.body)
+    const { amostra: _, ...semFlag } = r.body
+    expect(semFlag).toEqual((await get(app, '/v1/tributos/ncm/1006.30.21?ano=2026')).body)
+  })
+})

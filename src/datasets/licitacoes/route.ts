@@ -24,6 +24,7 @@ export const fornecedor = defineRoute({
     'fonte.referencia diz até que dia de publicação o índice local tem todos os contratos; contratos de pessoa física não são guardados (LGPD).',
   price: 0.01,
   params: CnpjPath,
+  exampleInput: { params: { cnpj: '48.061.037/0001-56' } },
   response: Fornecedor,
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   handler: ({ params, ctx }) => contracts(ctx).use((s) => service.fornecedor(s.files, params.cnpj)),

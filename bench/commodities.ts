@@ -139,7 +139,7 @@ function slowUpstreams() {
 }
 
 async function waitUp(base: string) {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 900; i++) {
     try {
       if ((await fetch(`${base}/v1/health`)).ok) return
     } catch {}
@@ -187,7 +187,7 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
     if (scenario === 'fora do ar') up.close() // their ports now refuse connections
     const port = 42000 + Math.floor(Math.random() * 8000)
     const base = `http://127.0.0.1:${port}`
-    const server = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log', 'warn'], { env: { ...process.env, ...up.urls }, stdout: 'ignore', stderr: 'ignore' })
+    const server = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log', 'warn'], { env: { ...process.env, ...up.urls }, stdout: 'ignore', stderr: Bun.file(join(work, 'servidor.log')) })
     try {
       await waitUp(base)
       for (const r of ROUTES) await fetch(base + r)

@@ -1,7 +1,7 @@
 // The .dbf reader on bytes laid out by hand (not by our writer), the writer's pgsql2shp rules,
 // and the reader on what the writer makes, cut at every chunk boundary.
 import { describe, expect, test } from 'bun:test'
-import { dayOf, DbfError, fieldDay, fieldNamed, fieldNumber, fieldText, isoDay, readDbf, type DbfHeader } from '../../ingest/desmatamento/dbf'
+import { dayOf, DbfError, fieldDay, fieldNamed, fieldNumber, fieldText, isoDay, readDbf } from '../../ingest/desmatamento/dbf'
 import { dbfHeader, pgColumn, pgFloat, writeDbf, writeShp } from '../../ingest/desmatamento/shapefile-write'
 
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0))
@@ -39,14 +39,12 @@ async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Arr
 
 async function readAll(bytes: Uint8Array, size = 1 << 16) {
   const rows: { name: string | null; area: number | null }[] = []
-  let header: DbfHeader | undefined
   const r = await readDbf(chunks(bytes, size), (h) => {
-    header = h
     const name = fieldNamed(h, 'name')!
     const area = fieldNamed(h, 'AREA')!
     return (buf, at) => rows.push({ name: fieldText(buf, at, name), area: fieldNumber(buf, at, area) })
   })
-  return { rows, header: header!, ...r }
+  return { rows, ...r }
 }
 
 describe('reader, on bytes laid out by hand', () => {

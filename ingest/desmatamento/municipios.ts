@@ -1,0 +1,90 @@
+// The Receita Federal's municipality table (municipios.csv: cp1252, `;`, header
+// `CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;MUNICÍPIO - TOM;MUNICÍPIO - IBGE;UF`, one
+// copy seen with an extra ESTADO column): the registry's establishments carry the 4-digit TOM
+// code, DETER's alerts the 7-digit IBGE code. Columns are picked by name.
+//
+// Its known gap: Boa Esperança do Norte/MT (IBGE 5101837) is missing, though the registry already
+// places companies there under TOM 1182 (the Receita's own Municipios.zip lists
+// "1182";"BOA ESPERANCA DO NORTE"). The build adds that row when the table has neither code and
+// records it in the manifest (complementos); a table that gains the row is used as published.
+import { csvRows, decodeText, chunksOf, isBlankRow, sniffEncoding } from '../lib/csv'
+import { columnIndex, HeaderError } from '../lib/header'
+
+export interface MunicipioRfb {
+  tom: string
+  ibge: string
+  /** The IBGE name (MUNICÍPIO - IBGE), else the TOM one. */
+  nome: string
+  uf: string
+}
+
+export interface TabelaMunicipios {
+  municipios: MunicipioRfb[]
+  /** Rows kept out: EXTERIOR (IBGE 0) and malformed codes. */
+  descartadas: number
+  complementos: { tom: string; ibge: string; nome: string; motivo: string }[]
+}
+
+const COLUMNS = {
+  tom: ['CÓDIGO DO MUNICÍPIO - TOM', 'CODIGO TOM'],
+  ibge: ['CÓDIGO DO MUNICÍPIO - IBGE', 'CODIGO IBGE'],
+  nomeTom: ['MUNICÍPIO - TOM'],
+  nomeIbge: ['MUNICÍPIO - IBGE'],
+  uf: ['UF'],
+} as const
+
+/** The one known gap of the table, filled explicitly (see the header comment and docs/desmatamento.md). */
+export const LACUNAS = [
+  {
+    tom: '1182',
+    ibge: '5101837',
+    nome: 'Boa Esperança do Norte',
+    uf: 'MT',
+    motivo: 'ausente da tabela da Receita; TOM 1182 da tabela Municipios do CNPJ ("BOA ESPERANCA DO NORTE"), IBGE 5101837 da lista do IBGE',
+  },
+] as const
+
+export class MunicipiosError extends Error {}
+
+export async function parseMunicipios(bytes: Uint8Array, label = 'municipios.csv'): Promise<TabelaMunicipios> {
+  const rows = csvRows(decodeText(chunksOf(bytes), sniffEncoding(bytes)), ';')
+  let index: ReturnType<typeof columnIndex<typeof COLUMNS>> | null = null
+  const municipios: MunicipioRfb[] = []
+  let descartadas = 0
+  let line = 0
+  for await (const row of rows) {
+    line++
+    if (isBlankRow(row)) continue
+    if (!index) {
+      // The header is the first row naming the columns (a title line above it is allowed).
+      try {
+        index = columnIndex(row, COLUMNS, ['nomeTom', 'nomeIbge'])
+      } catch (err) {
+        if (err instanceof HeaderError && line < 5) continue
+        break
+      }
+      if (index.nomeTom < 0 && index.nomeIbge < 0) throw new MunicipiosError(`${label}: sem coluna de nome (MUNICÍPIO - IBGE ou MUNICÍPIO - TOM)`)
+      continue
+    }
+    const tomRaw = (row[index.tom] ?? '').trim()
+    const ibge = (row[index.ibge] ?? '').trim()
+    const uf = (row[index.uf] ?? '').trim().toUpperCase()
+    const nome = ((index.nomeIbge >= 0 ? row[index.nomeIbge] : '') || (index.nomeTom >= 0 ? row[index.nomeTom] : '') || '').trim()
+    // The TOM code is 4 digits zero-padded in the registry ("0139"); a table read by a tool that
+    // dropped the zeros is padded back.
+    if (!/^\d{1,4}$/.test(tomRaw) || !/^[1-5]\d{6}$/.test(ibge) || !/^[A-Z]{2}$/.test(uf) || !nome) {
+      descartadas++
+      continue
+    }
+    municipios.push({ tom: tomRaw.padStart(4, '0'), ibge, nome, uf })
+  }
+  if (!index) throw new MunicipiosError(`${label}: não é a tabela de municípios da Receita (vazio, ou sem o cabeçalho CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;...)`)
+  if (!municipios.length) throw new MunicipiosError(`${label}: nenhum município (arquivo cortado?)`)
+  const complementos: TabelaMunicipios['complementos'] = []
+  for (const l of LACUNAS)
+    if (!municipios.some((m) => m.tom === l.tom || m.ibge === l.ibge)) {
+      municipios.push({ tom: l.tom, ibge: l.ibge, nome: l.nome, uf: l.uf })
+      complementos.push({ tom: l.tom, ibge: l.ibge, nome: l.nome, motivo: l.motivo })
+    }
+  return { municipios, descartadas, complementos }
+}

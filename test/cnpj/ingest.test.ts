@@ -32,7 +32,7 @@ describe('build from a directory', () => {
     const link = join(data, 'cnpj', 'current')
     const manifest = JSON.parse(readFileSync(join(link, 'manifest.json'), 'utf8'))
     expect(manifest.referencia).toBe('2026-07')
-    expect(manifest.linhas).toEqual({ empresas: 6, estabelecimentos: 8, socios: 12, simples: 3, cnaes: 12, motivos: 2, municipios: 7, naturezas: 4, paises: 3, qualificacoes: 8 })
+    expect(manifest.linhas).toEqual({ empresas: 7, estabelecimentos: 10, socios: 13, simples: 3, cnaes: 14, motivos: 2, municipios: 8, naturezas: 4, paises: 3, qualificacoes: 8 })
     expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos9', linha: 1, erro: 'Value with unterminated quote found.' }] })
     // The malformed row's establishment is nowhere.
     const { app } = await testApp({ dataDir: data })
@@ -60,7 +60,7 @@ describe('build from a directory', () => {
       )
       const columns = (await one(`SELECT column_name FROM information_schema.columns WHERE table_name = 'estabelecimentos' ORDER BY ordinal_position`)).map((r) => r.column_name)
       expect(columns.join(', ')).toBe(TABLES.estabelecimentos.split(', ').map((col) => col.split(' ')[0]).join(', '))
-      expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 8 }])
+      expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 10 }])
       const [serpro] = await one(`SELECT cnpj_basico, matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
       expect(serpro).toEqual({ cnpj_basico: '33683111', matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })
       const types = await one(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'estabelecimentos' AND column_name IN ('matriz_filial', 'data_inicio', 'cnpj') ORDER BY column_name`)
@@ -80,7 +80,7 @@ describe('build from a directory', () => {
       const tables = cards.query("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }
       expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length)
       // Every establishment once; partners grouped by company; the one company with no establishment.
-      expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([8, 6, 1])
+      expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([10, 7, 1])
       const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = ?`).get(cardKey('33683111000280')) as { dados: string }
       const values = row.dados.split(CARD_SEPARATOR)
       expect(values).toHaveLength(FICHA.length)
@@ -101,7 +101,7 @@ describe('build from a directory', () => {
     await writeZip(join(src, 'Empresas9.zip'), 'K3241.K03200Y9.D60711.EMPRECSV', new TextEncoder().encode('"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n'))
     const data = tmp('dadosbr-dup-')
     const manifest = await buildCnpj({ sourceDir: src, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
-    expect(manifest.linhas.empresas).toBe(7)
+    expect(manifest.linhas.empresas).toBe(8)
     const { app } = await testApp({ dataDir: data })
     const r = await get(app, '/v1/cnpj/empresa/33683111000280/completo')
     expect(r.status).toBe(200)
@@ -147,7 +147,7 @@ describe('build from a directory', () => {
     const src = copyFixtures()
     for (const zip of ['Empresas0.zip', 'Empresas3.zip', 'Paises.zip']) rmSync(join(src, zip))
     expect(buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), ...quiet })).rejects.toThrow('faltam 3 dos 37 zips em ' + src + ': Empresas0, Empresas3, Paises (use --parcial para construir assim mesmo)')
-    expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(8)
+    expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(10)
   })
 
   test('the bundled sample is a whole month with no malformed row: it builds without --parcial, and `make sample` prints nothing but its summary', async () => {
@@ -158,7 +158,7 @@ describe('build from a directory', () => {
       const err = await new Response(child.stderr).text()
       return { code: await child.exited, lines: err.split('\n').filter(Boolean).map((l) => l.replace(/ em [\d.]+ s:/, ' em X s:')), data }
     }
-    const summary = 'base CNPJ 2026-08 pronta em X s: empresas=6 estabelecimentos=8 socios=12 simples=3 cnaes=12 motivos=2 municipios=7 naturezas=4 paises=3 qualificacoes=8'
+    const summary = 'base CNPJ 2026-08 pronta em X s: empresas=7 estabelecimentos=10 socios=13 simples=3 cnaes=14 motivos=2 municipios=8 naturezas=4 paises=3 qualificacoes=8'
     const fromDir = await run(['--from', FIXTURES, '--mes', '2026-08'])
     expect(fromDir).toMatchObject({ code: 0, lines: [summary] })
     expect(JSON.parse(readFileSync(join(fromDir.data, 'cnpj', 'current', 'manifest.json'), 'utf8')).rejeitadas).toEqual({ total: 0, exemplos: [] })
@@ -226,7 +226,7 @@ describe('cores', () => {
     const [x, y] = [await contents(one), await contents(six)]
     expect((x[`fichas.sqlite ${cardTable('estabelecimentos', partitionOfRoot('33683111'))}`] as unknown[]).length).toBeGreaterThan(0)
     expect(Object.keys(x)).toContain('busca.sqlite empresa_fts_data')
-    expect((x['cnpj.duckdb estabelecimentos'] as unknown[]).length).toBe(8)
+    expect((x['cnpj.duckdb estabelecimentos'] as unknown[]).length).toBe(10)
     expect(y).toEqual(x)
   })
 
@@ -355,7 +355,7 @@ describe('download from the share', () => {
       expect(s.seen.filter((x) => x.startsWith('Estabelecimentos1.zip'))).toEqual(['Estabelecimentos1.zip inteiro', expect.stringMatching(/^Estabelecimentos1.zip bytes=\d+-$/)])
       const data = tmp('dadosbr-data-')
       const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, ...quiet })
-      expect(manifest.linhas.estabelecimentos).toBe(8)
+      expect(manifest.linhas.estabelecimentos).toBe(10)
       // A second run finds the files complete and downloads nothing.
       s.seen.length = 0
       await downloadMonth({ url: s.url, token: 'TOKEN' }, '2026-08', () => downloads, { quiet: true })

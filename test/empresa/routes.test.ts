@@ -82,8 +82,10 @@ describe('/v1/empresa/amostra', () => {
     expect(r.body.integridade.apontamentos.ceis.length).toBeGreaterThan(0)
     expect(r.body.contratos_publicos.resumo).toEqual({ total_contratos: 2, valor_total: 1637400.9, orgaos_distintos: 2 })
     expect(r.body.contratos_publicos.contratos.map((c: any) => c.cnpj_fornecedor)).toEqual(['90111222000174', '90111222000255'])
-    expect(r.body.cadastro).toBeNull()
-    expect(r.body.fontes.cadastro).toEqual({ base: 'RFB/CNPJ', disponivel: true, referencia: null, motivo: 'a empresa da amostra não consta do cadastro carregado' })
+    // Its registry card is in the registry's bundled sample too (fictitious, like its sanctions and contracts).
+    expect(r.body.cadastro.razao_social).toBe('CONSTRUTORA FICTICIA ALFA LTDA')
+    expect(r.body.cadastro.filiais.map((f: any) => [f.cnpj, f.uf, f.municipio])).toEqual([['90111222000255', 'GO', 'GOIANIA']])
+    expect(r.body.fontes.cadastro).toMatchObject({ base: 'RFB/CNPJ', disponivel: true, referencia: '2026-08' })
   })
 
   test('with nothing loaded: 200, every part null with why', async () => {

@@ -7,6 +7,7 @@ import type { UpstreamSetting } from '../src/core/upstream'
 import { bcbIngest } from './bcb/command'
 import { cnpjIngest } from './cnpj/command'
 import { commoditiesIngest, exportacoesIngest } from './commodities/command'
+import { desmatamentoIngest } from './desmatamento/command'
 import { fundosIngest } from './fundos/command'
 import { integridadeIngest } from './integridade/command'
 import { licitacoesIngest } from './licitacoes/command'
@@ -45,7 +46,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest, tributosIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest, tributosIngest, desmatamentoIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

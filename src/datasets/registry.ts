@@ -4,6 +4,7 @@ import type { Dataset } from '../core/dataset'
 import { bcb } from './bcb'
 import { commodities } from './commodities'
 import { cnpj } from './cnpj'
+import { desmatamento } from './desmatamento'
 import { ferramentas } from './ferramentas'
 import { fundos } from './fundos'
 import { integridade } from './integridade'
@@ -11,4 +12,4 @@ import { licitacoes } from './licitacoes'
 import { empresa } from './empresa'
 import { tributos } from './tributos'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa, tributos]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa, tributos, desmatamento]

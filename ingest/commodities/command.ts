@@ -21,7 +21,7 @@ export const EXPORTACOES_SAMPLE = 'test/commodities/fixtures/exportacoes-amostra
 
 const SPECS: FlagSpec[] = [
   { name: '--from', value: true, help: 'pasta com os arquivos EXP_AAAA.csv como baixados (todos os anos que houver nela)' },
-  { name: '--anos', value: true, help: 'quantos anos baixar, do atual para trás (padrão 2: este e o anterior; 3 dá a variação anual de todos os 13 meses)' },
+  { name: '--anos', value: true, help: 'quantos anos baixar, do atual para trás (padrão 3: este e o anterior para os 13 meses, e o antes deles para a variação anual de todos; 2 deixa sem variação os meses do ano anterior)' },
   { name: '--downloads', value: true, help: 'onde guardar os arquivos baixados (padrão <data>/downloads/exportacoes)' },
   { name: '--forcar', value: false, help: 'reconstrói mesmo que os arquivos sejam os da base em uso' },
 ]
@@ -39,7 +39,7 @@ export const exportacoesIngest: IngestDataset = {
   synopsis: 'dadosbr ingest exportacoes [--from DIR] [--anos N] [--data DIR]',
   specs: SPECS,
   help:
-    'Sem --from, baixa EXP_AAAA.csv deste ano e do anterior (só o que mudou: o do ano corrente é reescrito todo mês) e soma\n' +
+    'Sem --from, baixa EXP_AAAA.csv deste ano, do anterior e do antes dele (só o que mudou: o do ano corrente é reescrito todo mês) e soma\n' +
     'valor FOB e peso líquido por grupo de commodity (prefixos de NCM em src/datasets/commodities/grupos-ncm.json) e mês.\n' +
     'Constrói numa pasta nova e só troca a base em uso (data/exportacoes/current) quando tudo deu certo; um servidor rodando passa a usar a base nova sozinho.',
   upstreams: [COMEXSTAT],
@@ -51,7 +51,7 @@ export const exportacoesIngest: IngestDataset = {
     const anosFlag = ctx.flags['--anos'] as string | undefined
     if (anosFlag !== undefined && !/^[1-5]$/.test(anosFlag)) throw new UsageError('--anos precisa ser um número de 1 a 5')
     const dir = (ctx.flags['--downloads'] as string | undefined) ?? join(ctx.dataDir, 'downloads', 'exportacoes')
-    const got = await downloadExp(dir, { anos: anosFlag ? Number(anosFlag) : 2, quiet: ctx.quiet, log: ctx.log })
+    const got = await downloadExp(dir, { anos: anosFlag ? Number(anosFlag) : 3, quiet: ctx.quiet, log: ctx.log })
     const r = await buildExportacoes({ dir, dataDir: ctx.dataDir, force, quiet: ctx.quiet, anos: got.anos })
     return summary(r, got.baixados.length ? `baixados: ${got.baixados.join(', ')}` : 'nada novo para baixar')
   },

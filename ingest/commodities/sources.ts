@@ -19,10 +19,11 @@ export async function downloadExp(dir: string, options: { anos?: number; quiet?:
   mkdirSync(dir, { recursive: true })
   const base = upstreamUrl(COMEXSTAT)
   const atual = Number(isoDateBrasilia(options.now ?? Date.now()).slice(0, 4))
-  const wanted = options.anos ?? 2
+  const wanted = options.anos ?? 3
   const anos: number[] = []
   const baixados: string[] = []
-  // This year and last; when this year's file is not published yet, the two years before.
+  // This year and last (the 13 months) and the year before (their year-earlier months); when this
+  // year's file is not published yet, the three years before.
   for (let ano = atual; anos.length < wanted && ano >= atual - wanted; ano--) {
     const nome = `EXP_${ano}.csv`
     let r

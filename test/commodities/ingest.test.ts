@@ -16,7 +16,7 @@ import { tempDir } from '../temp'
 const SAMPLE = join(import.meta.dir, 'fixtures', 'exportacoes-amostra')
 const comex = startReplay()
 let etagHits = 0
-for (const ano of [2024, 2025]) {
+for (const ano of [2023, 2024, 2025]) {
   const body = readFileSync(join(SAMPLE, `EXP_${ano}.csv`))
   comex.on(`/EXP_${ano}.csv`, (_url, request) => {
     if (request.headers.get('if-none-match') === `"exp-${ano}"`) {
@@ -37,14 +37,16 @@ afterAll(() => {
 const ctx = (dataDir: string, flags: Record<string, string | boolean> = {}) => ({ flags, dataDir, quiet: true, log: () => {} })
 
 describe('dadosbr ingest exportacoes', () => {
-  test('downloads this year and last; this year not published yet (404): last year and the one before', async () => {
+  test('downloads three years back from this one; this year not published yet (404): the three before', async () => {
     const dir = tempDir('exp-dl-')
     // "Now" is 10 January 2026: EXP_2026.csv does not exist yet.
     const got = await downloadExp(dir, { now: Date.parse('2026-01-10T12:00:00Z'), quiet: true, retryDelayMs: 1 })
-    expect(got).toEqual({ anos: [2025, 2024], baixados: ['EXP_2025.csv', 'EXP_2024.csv'] })
-    expect(comex.requests.map((r) => r.path)).toEqual(['/EXP_2026.csv', '/EXP_2025.csv', '/EXP_2024.csv'])
+    expect(got).toEqual({ anos: [2025, 2024, 2023], baixados: ['EXP_2025.csv', 'EXP_2024.csv', 'EXP_2023.csv'] })
+    expect(comex.requests.map((r) => r.path)).toEqual(['/EXP_2026.csv', '/EXP_2025.csv', '/EXP_2024.csv', '/EXP_2023.csv'])
     const again = await downloadExp(dir, { now: Date.parse('2026-01-10T12:00:00Z'), quiet: true, retryDelayMs: 1 })
-    expect([again.baixados, etagHits]).toEqual([[], 2])
+    expect([again.baixados, etagHits]).toEqual([[], 3])
+    // --anos 2: this year and last only.
+    expect((await downloadExp(tempDir('exp-dl-'), { anos: 2, now: Date.parse('2026-03-10T12:00:00Z'), quiet: true, retryDelayMs: 1 })).anos).toEqual([2025, 2024])
   })
 
   test('builds the 13 months, says nothing changed on a second run, and a running server follows the new build', async () => {

@@ -10,6 +10,7 @@ import { fundos } from './fundos'
 import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 import { empresa } from './empresa'
+import { mercado } from './mercado'
 import { tributos } from './tributos'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, commodities, empresa, tributos, desmatamento]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, mercado, commodities, empresa, tributos, desmatamento]

@@ -4,8 +4,8 @@
 // with spaces. Columns are picked by normalized header name (accents, case, spaces).
 import { readSheet } from 'read-excel-file/node'
 import type { Segmento } from '../../src/datasets/bcb/layout'
-import { chunksOf, csvRows, decodeText, sniffEncoding } from '../lib/csv'
-import { columnIndex, normalizeHeader, pick, type ColumnSpec } from '../lib/header'
+import { chunksOf, csvRows, decodeText, sniffEncoding } from '../../src/core/text/csv'
+import { columnIndex, normalizeHeader, pick, type ColumnSpec } from '../../src/core/text/header'
 import { dateOrNull, textOrNull } from '../lib/values'
 
 export class SheetError extends Error {}

@@ -16,8 +16,8 @@ import {
   type MesExportado,
 } from '../../src/datasets/commodities/exportacoes'
 import type { SourceRecord } from '../../src/core/stores/snapshot-layout'
-import { csvRows, decodeText } from '../lib/csv'
-import { columnIndex, HeaderError } from '../lib/header'
+import { csvRows, decodeText } from '../../src/core/text/csv'
+import { columnIndex, HeaderError } from '../../src/core/text/header'
 import { progress } from '../lib/progress'
 import { BuildError, buildSnapshot, currentManifest } from '../lib/snapshot'
 import { sha256File } from '../lib/tables'

@@ -7,8 +7,8 @@
 // places companies there under TOM 1182 (the Receita's own Municipios.zip lists
 // "1182";"BOA ESPERANCA DO NORTE"). The build adds that row when the table has neither code and
 // records it in the manifest (complementos); a table that gains the row is used as published.
-import { csvRows, decodeText, chunksOf, isBlankRow, sniffEncoding } from '../lib/csv'
-import { columnIndex, HeaderError } from '../lib/header'
+import { csvRows, decodeText, chunksOf, isBlankRow, sniffEncoding } from '../../src/core/text/csv'
+import { columnIndex, HeaderError } from '../../src/core/text/header'
 
 export interface MunicipioRfb {
   tom: string

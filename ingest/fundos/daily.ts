@@ -6,7 +6,7 @@
 //  - per trading day: how many classes reported (which day is consolidated).
 // A class reports either as a whole (ID_SUBCLASSE blank) or per subclass; on a day with both, the
 // class's own row counts and its subclass rows are not added again (docs/fundos.md).
-import { columnIndex, HeaderError, type ColumnSpec } from '../lib/header'
+import { columnIndex, HeaderError, type ColumnSpec } from '../../src/core/text/header'
 import { cnpjDigits, SourceError } from './files'
 
 const DAILY_COLUMNS = {

@@ -2,7 +2,7 @@
 // their rows. Every file is ISO-8859-1 with `;` (decoded as windows-1252, a superset that turns
 // the 0x80-0x9F bytes some names carry into their characters instead of control codes).
 import { createReadStream } from 'node:fs'
-import { csvRows, decodeText, isBlankRow } from '../lib/csv'
+import { csvRows, decodeText, isBlankRow } from '../../src/core/text/csv'
 import { listEntries, readEntry, ZipError, type ZipEntry } from '../lib/zip'
 
 /** inf_diario_fi_YYYYMM.zip: one month of daily reports. */

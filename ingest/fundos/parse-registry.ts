@@ -3,7 +3,7 @@
 // Columns by header name. LGPD: a manager who is a person keeps the name, never the CPF, and the
 // registry's director (always a person) is not read.
 import { classifyDocument, dateOrNull, decimalOrNull, textOrNull } from '../lib/values'
-import { columnIndex, HeaderError, pick, type ColumnSpec } from '../lib/header'
+import { columnIndex, HeaderError, pick, type ColumnSpec } from '../../src/core/text/header'
 import { cnpjDigits, fileRows, findMember, memberRows, SourceError } from './files'
 
 export interface Pessoa {

@@ -3,7 +3,7 @@
 // owned by the fund are kept: shares lent out still belong to it; shares borrowed (a liability),
 // options and futures do not count. The same fund and ticker can come on several rows that differ
 // only in TP_APLIC (owned, lent): they are summed into one position.
-import { normalizeHeader, columnIndex, HeaderError, pick, type ColumnSpec } from '../lib/header'
+import { normalizeHeader, columnIndex, HeaderError, pick, type ColumnSpec } from '../../src/core/text/header'
 import { textOrNull } from '../lib/values'
 import { cents, type AtivoCarteira, type CarteiraCorpo, type MovimentacaoCorpo } from '../../src/datasets/fundos/layout'
 import { cnpjDigits, SourceError } from './files'

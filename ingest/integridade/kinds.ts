@@ -3,7 +3,7 @@
 // leniency zip holds two CSVs), and the MTE's employers list. Headers as published, typos included
 // (`ABRAGÊNCIA`, `LENIÊNICA`, the cp1252 en dash in `RAZÃO SOCIAL – CADASTRO RECEITA`); matching is
 // on the normalized form (header.ts), so accents, case, dashes and spacing do not matter.
-import { columnIndex, HeaderError, normalizeHeader, type ColumnSpec } from '../lib/header'
+import { columnIndex, HeaderError, normalizeHeader, type ColumnSpec } from '../../src/core/text/header'
 
 export type Kind = 'ceis' | 'cnep' | 'cepim' | 'acordos' | 'efeitos' | 'mte'
 

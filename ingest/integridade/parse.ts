@@ -2,7 +2,7 @@
 // individual (TIPO DE PESSOA F, or a CPF, masked or not) is counted and dropped, never stored; so
 // is a row whose document is not a CNPJ (foreign or placeholder ids), which no CNPJ could match.
 import type { Lista } from '../../src/datasets/integridade/layout'
-import { pick } from '../lib/header'
+import { pick } from '../../src/core/text/header'
 import { brDecimalOrNull, classifyDocument, dateOrNull, intOrNull, maskTrailingCpf, textOrNull } from '../lib/values'
 import { indexFor, type Kind } from './kinds'
 

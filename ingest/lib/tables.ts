@@ -5,7 +5,7 @@
 // above the header, and hands back the header and the rows below it.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { chunksOf, csvRows, decodeText, isBlankRow, sniffEncoding } from './csv'
+import { chunksOf, csvRows, decodeText, isBlankRow, sniffEncoding } from '../../src/core/text/csv'
 import { listEntries, readEntry, type ZipEntry } from './zip'
 
 export interface TableFile {

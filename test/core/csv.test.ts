@@ -1,7 +1,7 @@
 // The shared parser of the government's delimited files and the value rules every dataset uses.
 import { describe, expect, test } from 'bun:test'
-import { csvRows, CsvError, decodeText, sniffEncoding } from '../../ingest/lib/csv'
-import { columnIndex, HeaderError, normalizeHeader, pick } from '../../ingest/lib/header'
+import { csvRows, CsvError, decodeText, sniffEncoding } from '../../src/core/text/csv'
+import { columnIndex, HeaderError, normalizeHeader, pick } from '../../src/core/text/header'
 import { brDecimalOrNull, classifyDocument, dateOrNull, datesIn, decimalOrNull, intOrNull, textOrNull } from '../../ingest/lib/values'
 
 async function rows(text: string | string[], delimiter = ';') {

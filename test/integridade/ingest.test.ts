@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, readlinkSync, renameSync, rmSync, truncateSy
 import { join } from 'node:path'
 import { ACORDOS_HEADER, CEIS_HEADER, cguCsv, encodeCp1252, mteCsv, writeZipFiles } from '../../ingest/integridade/format'
 import { buildIntegridade } from '../../ingest/integridade/load'
-import { csvRows, decodeText } from '../../ingest/lib/csv'
+import { csvRows, decodeText } from '../../src/core/text/csv'
 import { currentManifest } from '../../ingest/lib/snapshot'
 import { listEntries, readEntry } from '../../ingest/lib/zip'
 import { DATASET, type IntegridadeManifest } from '../../src/datasets/integridade/layout'

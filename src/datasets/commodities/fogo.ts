@@ -4,8 +4,8 @@
 // fields for geostationary satellites, -999 in older exports, UTF-8 with a latin-1 fallback,
 // `estado` as the full upper-case name.
 import type { FeedDef, FeedFetchContext } from '../../core/feeds/feed'
-import { csvRows, isBlankRow } from '../../../ingest/lib/csv'
-import { columnIndex, HeaderError } from '../../../ingest/lib/header'
+import { csvRows, isBlankRow } from '../../core/text/csv'
+import { columnIndex, HeaderError } from '../../core/text/header'
 import { addDays, compact, isoDateBrasilia, round } from './tempo'
 import { INPE_QUEIMADAS } from './upstreams'
 

@@ -4,8 +4,8 @@
 // current year's file growing a day at a time (D-1), and early January needing last year's file
 // for the 7-day delta.
 import type { FeedDef, FeedFetchContext } from '../../core/feeds/feed'
-import { csvRows, isBlankRow } from '../../../ingest/lib/csv'
-import { columnIndex, HeaderError } from '../../../ingest/lib/header'
+import { csvRows, isBlankRow } from '../../core/text/csv'
+import { columnIndex, HeaderError } from '../../core/text/header'
 import { addDays, isoDateBrasilia, round, validIso } from './tempo'
 import { ONS_EAR } from './upstreams'
 

@@ -12,7 +12,7 @@ import * as cnpjService from '../cnpj/service'
 import type { CnpjFiles, CnpjStore } from '../cnpj/store'
 import { CORTE, PRIMEIRO_DIA } from './layout'
 import type { Amostra, Fornecedor, MunicipioDesmatamento, RankingQuery, Regiao } from './model'
-import type { DesmatamentoFiles, DesmatamentoStore, Grupo, Serie } from './store'
+import type { DesmatamentoFiles, DesmatamentoStore, Grupo } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
 /** A municipality answer without its fonte (as stored at build time). */
@@ -90,16 +90,31 @@ function lastAtOrBefore(days: Int32Array, day: number): number {
   return at
 }
 
-/** A series' four sums over [from, to] (day offsets). */
-export function somaJanela(s: Serie, from: number, to: number): [number, number, number, number] {
-  const b = lastAtOrBefore(s.dias, to)
-  if (b < 0) return [0, 0, 0, 0]
-  const a = lastAtOrBefore(s.dias, from - 1)
-  const at = (i: number, k: number) => (i < 0 ? 0 : s.somas[i * 4 + k]!)
-  return [at(b, 0) - at(a, 0), at(b, 1) - at(a, 1), at(b, 2) - at(a, 2), at(b, 3) - at(a, 3)]
-}
-
 const MAX_CACHE = 5000
+
+/**
+ * The k best of a stream by (cleared area desc, all area desc, IBGE code asc): a small sorted
+ * array, each offer an insertion when it beats the worst kept.
+ */
+class TopK {
+  private readonly keys: { desm: number; area: number; ibge: string; i: number }[] = []
+  constructor(private readonly k: number) {}
+  private better(a: { desm: number; area: number; ibge: string }, b: { desm: number; area: number; ibge: string }): boolean {
+    return a.desm !== b.desm ? a.desm > b.desm : a.area !== b.area ? a.area > b.area : a.ibge < b.ibge
+  }
+  offer(desm: number, area: number, ibge: string, i: number): void {
+    const item = { desm, area, ibge, i }
+    const keys = this.keys
+    if (keys.length === this.k && !this.better(item, keys[keys.length - 1]!)) return
+    let at = keys.length
+    while (at > 0 && this.better(item, keys[at - 1]!)) at--
+    keys.splice(at, 0, item)
+    if (keys.length > this.k) keys.pop()
+  }
+  sorted(): number[] {
+    return this.keys.map((x) => x.i)
+  }
+}
 
 /** What /v1/desmatamento/ranking answers, as JSON bytes (kept per build: the same question is answered once). */
 export function rankingJson(files: DesmatamentoFiles, q: Out<typeof RankingQuery>): Uint8Array {
@@ -109,36 +124,52 @@ export function rankingJson(files: DesmatamentoFiles, q: Out<typeof RankingQuery
   const grupo: Grupo = q.bioma ?? 'todos'
   const [from, to] = janela(files.refOffset, q.dias)
   type Row = { ibge?: string; municipio?: string | null; uf: string | null; municipios_com_alertas?: number; s: [number, number, number, number] }
+  const series = files.series[grupo]
+  // Each municipality's window sums into one typed array (no object per municipality), then only
+  // the `limite` best are kept in order (a ranking asks for at most 50 of some thousands).
+  const sums = new Float64Array(series.length * 4)
+  for (let i = 0; i < series.length; i++) {
+    const s = series[i]!
+    const b = lastAtOrBefore(s.dias, to)
+    if (b < 0) continue
+    const a = lastAtOrBefore(s.dias, from - 1)
+    for (let k = 0; k < 4; k++) sums[i * 4 + k] = s.somas[b * 4 + k]! - (a < 0 ? 0 : s.somas[a * 4 + k]!)
+  }
   let rows: Row[] = []
+  let total = 0
   if (q.por === 'municipio') {
-    for (const serie of files.series[grupo]) {
-      const s = somaJanela(serie, from, to)
-      if (round4(s[3]) > 0) {
-        const info = files.municipios.get(serie.ibge)
-        rows.push({ ibge: serie.ibge, municipio: info?.nome ?? null, uf: info?.uf ?? null, s })
-      }
+    const top = new TopK(q.limite)
+    for (let i = 0; i < series.length; i++) {
+      const desm = round4(sums[i * 4 + 3]!)
+      if (desm <= 0) continue
+      total++
+      top.offer(desm, round4(sums[i * 4 + 1]!), series[i]!.ibge, i)
     }
+    rows = top.sorted().map((i) => {
+      const info = files.municipios.get(series[i]!.ibge)
+      return { ibge: series[i]!.ibge, municipio: info?.nome ?? null, uf: info?.uf ?? null, s: [sums[i * 4]!, sums[i * 4 + 1]!, sums[i * 4 + 2]!, sums[i * 4 + 3]!] }
+    })
   } else {
     const porUf = new Map<string, Row>()
-    for (const serie of files.series[grupo]) {
-      const s = somaJanela(serie, from, to)
-      if (!s[0]) continue
-      const uf = files.municipios.get(serie.ibge)?.uf ?? '??'
+    for (let i = 0; i < series.length; i++) {
+      if (!sums[i * 4]) continue
+      const uf = files.municipios.get(series[i]!.ibge)?.uf ?? '??'
       const r = porUf.get(uf) ?? { uf, municipios_com_alertas: 0, s: [0, 0, 0, 0] }
       r.municipios_com_alertas!++
-      for (let k = 0; k < 4; k++) r.s[k]! += s[k]!
+      for (let k = 0; k < 4; k++) r.s[k]! += sums[i * 4 + k]!
       porUf.set(uf, r)
     }
     rows = [...porUf.values()].filter((r) => round4(r.s[3]) > 0)
+    total = rows.length
+    rows.sort((x, y) => round4(y.s[3]) - round4(x.s[3]) || round4(y.s[1]) - round4(x.s[1]) || x.uf!.localeCompare(y.uf!))
   }
-  rows.sort((x, y) => round4(y.s[3]) - round4(x.s[3]) || round4(y.s[1]) - round4(x.s[1]) || (x.ibge ?? x.uf ?? '').localeCompare(y.ibge ?? y.uf ?? ''))
   const body = {
     por: q.por,
     bioma: q.bioma ?? null,
     dias: q.dias ?? null,
     periodo: { inicio: iso(from), fim: iso(to) },
     criterio: `área de desmatamento (corte raso, com vegetação e mineração) na janela${q.bioma ? `, DETER ${q.bioma === 'amazonia' ? 'Amazônia' : 'Cerrado'}` : ', DETER Amazônia e Cerrado'}`,
-    total: rows.length,
+    total,
     ranking: rows.slice(0, q.limite).map((r, i) => ({
       posicao: i + 1,
       ...(r.ibge === undefined ? {} : { ibge: r.ibge, municipio: r.municipio ?? null }),

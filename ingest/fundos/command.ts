@@ -1,11 +1,12 @@
 // `dadosbr ingest fundos`: the CVM's fund files (downloaded, only what changed, or --from a folder)
 // into a new build, and the bundled sample (real-format files in test/fundos/fixtures/fundos-amostra).
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { upstreamUrl } from '../../src/core/upstream'
 import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../registry'
-import { buildFundos, DAILY_MONTHS, missingSources, PORTFOLIO_MONTHS, sourcesInDir, summary, upToDateBuild, type SourceSet } from './load'
+import { buildFundos, CorruptFileError, DAILY_MONTHS, missingSources, PORTFOLIO_MONTHS, sourcesInDir, summary, upToDateBuild, type SourceSet } from './load'
 import { CVM_FI, downloadSources } from './sources'
 
 /** The bundled sample: files in the CVM's published format (test/fundos/fixtures/README.md says which rows are real). */
@@ -73,7 +74,18 @@ export const fundosIngest: IngestDataset = {
       const built = await upToDateBuild(dataDir, sources)
       if (built) return `base de fundos construída em ${built} destes mesmos arquivos, no formato desta versão: nada a fazer${note}`
     }
-    return (await build(ctx, sources, allowPartial)) + note
+    try {
+      return (await build(ctx, sources, allowPartial)) + note
+    } catch (err) {
+      // A downloaded copy that does not open would be kept by the next run (the server answers 304):
+      // drop it, with its validators, so the next run downloads it again.
+      if (err instanceof CorruptFileError && !fromDir) {
+        rmSync(err.path, { force: true })
+        rmSync(`${err.path}.http.json`, { force: true })
+        throw new CorruptFileError(`${err.message}; a cópia baixada foi apagada e a próxima rodada a baixa de novo`, err.path)
+      }
+      throw err
+    }
   },
   async sample(ctx, onlyIfNeeded) {
     const copy = await copyBundled(SAMPLE_DIR)

@@ -105,13 +105,20 @@ async function* counted(path: string, entry: ZipEntry, bar: Progress): AsyncGene
   }
 }
 
+/** A source file that does not open (truncated, CRC mismatch): the build stops, and a downloaded copy can be dropped. */
+export class CorruptFileError extends BuildError {
+  constructor(message: string, readonly path: string) {
+    super(message)
+  }
+}
+
 /** Runs a step over a file; a corrupt zip or an unreadable layout becomes a BuildError naming the file. */
-async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+async function step<T>(f: SourceFile, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof ZipError) throw new BuildError(describeZipError(name, err))
-    if (err instanceof SourceError) throw new BuildError(`${name}: ${err.message}; a base em uso foi mantida`)
+    if (err instanceof ZipError) throw new CorruptFileError(describeZipError(f.name, err), f.path)
+    if (err instanceof SourceError) throw new BuildError(`${f.name}: ${err.message}; a base em uso foi mantida`)
     throw err
   }
 }
@@ -159,13 +166,13 @@ export async function buildFundos(options: BuildOptions): Promise<FundosManifest
       const registry = emptyRegistry()
       if (sources.registry) {
         const f = sources.registry
-        await step(f.name, () => readRegistryZip(f.path, registry))
+        await step(f, () => readRegistryZip(f.path, registry))
         const counts = registry.counts.filter((c) => c.tipo.startsWith('registro'))
         await record(f, { tipo: 'registro_fundo_classe', linhas_mantidas: counts.reduce((n, c) => n + c.linhas_mantidas, 0), linhas_descartadas: counts.reduce((n, c) => n + c.linhas_descartadas, 0), partes: counts })
       }
       if (sources.legacy) {
         const f = sources.legacy
-        await step(f.name, () => readLegacyRegistry(f.path, registry))
+        await step(f, () => readLegacyRegistry(f.path, registry))
         const c = registry.counts.find((x) => x.tipo === 'cad_fi')!
         await record(f, { tipo: 'cad_fi', linhas_mantidas: c.linhas_mantidas, linhas_descartadas: c.linhas_descartadas })
       }
@@ -175,7 +182,7 @@ export async function buildFundos(options: BuildOptions): Promise<FundosManifest
       // 2. Daily reports, oldest month first.
       const members: { f: SourceFile; entry: ZipEntry }[] = []
       for (const f of sources.daily) {
-        const entry = await step(f.name, async () => {
+        const entry = await step(f, async () => {
           const e = await findMember(f.path, /^inf_diario_fi_\d{6}\.csv$/i)
           if (!e) throw new SourceError(`não tem o arquivo inf_diario_fi_${f.month!.replace('-', '')}.csv`)
           return e
@@ -186,7 +193,7 @@ export async function buildFundos(options: BuildOptions): Promise<FundosManifest
       const aggregator = new DailyAggregator(cadastro.traits, AGGREGATES_EXCLUDE_FIC)
       let dailyRows = 0
       for (const { f, entry } of members) {
-        const r = await step(f.name, () => aggregator.addMonth(f.month!, f.name, rowsOf(counted(f.path, entry, bar))))
+        const r = await step(f, () => aggregator.addMonth(f.month!, f.name, rowsOf(counted(f.path, entry, bar))))
         dailyRows += r.kept
         await record(f, { tipo: 'inf_diario', layout: r.layout, linhas_mantidas: r.kept, linhas_descartadas: r.dropped })
         if (aggregator.rejected > maxRejects)
@@ -201,7 +208,7 @@ export async function buildFundos(options: BuildOptions): Promise<FundosManifest
       // 3. Portfolio months: block 4 and the net-assets file of each.
       const months: PortfolioMonth[] = []
       for (const f of sources.portfolios) {
-        const month = await step(f.name, async () => {
+        const month = await step(f, async () => {
           const reader = new PortfolioMonthReader(f.month!)
           const ym = f.month!.replace('-', '')
           const block4 = await findMember(f.path, new RegExp(`^cda_fi_BLC_4_${ym}\\.csv$`, 'i'))

@@ -267,6 +267,26 @@ describe('downloads from the CVM (a local stand-in with its directory listings)'
     }
   })
 
+  test('a downloaded file that does not open is dropped, so the next run downloads it again instead of keeping it (304)', async () => {
+    const source = copyFixtures()
+    const server = cvm(source)
+    const dataDir = tempDir('dadosbr-fundos-data-')
+    const downloads = join(dataDir, 'downloads', 'fundos')
+    const run = () => fundosIngest.run({ flags: { '--fonte': `${server.url}/dados/FI` }, dataDir, quiet: true, log: () => {} })
+    try {
+      const good = readFileSync(join(source, 'cda_fi_202607.zip'))
+      writeFileSync(join(source, 'cda_fi_202607.zip'), good.subarray(0, good.length - 40))
+      await expect(run()).rejects.toThrow(/^cda_fi_202607\.zip está corrompido ou incompleto .*; a cópia baixada foi apagada e a próxima rodada a baixa de novo$/)
+      expect(existsSync(join(downloads, 'cda_fi_202607.zip'))).toBe(false)
+      expect(existsSync(join(downloads, 'inf_diario_fi_202609.zip'))).toBe(true)
+      // The CVM fixes the file (same ETag: the stand-in would answer 304 to a request that had kept it).
+      writeFileSync(join(source, 'cda_fi_202607.zip'), good)
+      expect(await run()).toMatch(/carteiras 2026-06, 2026-07 \(parcial\).*; baixados 1, inalterados 5$/)
+    } finally {
+      server.close()
+    }
+  })
+
   test('without a listing, the months come from the clock; a missing newest month is normal', async () => {
     const source = copyFixtures()
     const server = cvm(source, { listings: false })

@@ -1,8 +1,7 @@
 // Sums of DETER alerts per municipality, biome, day and class, and everything the server answers
 // from them, computed once per build: each municipality's answer (since the cut-off, the 30/90/365
 // day windows ending on the reference date, classes, biomes, ranks), each microregion's totals,
-// the national totals, and the running sums per day that let a ranking over any window be two
-// binary searches per municipality.
+// the national totals, and every ranking the route can be asked (any window of 1 to 2000 days).
 import { BIOMAS, CLASSES, JANELAS, PRIMEIRO_DIA, type Bioma, type Grupo } from '../../src/datasets/desmatamento/layout'
 import { dayOf, isoDay } from './dbf'
 
@@ -182,15 +181,86 @@ export function somar(into: Soma, s: Soma): void {
 
 export { rounded as arredondada }
 
-/** A scope's per-day sums as the series blobs: sorted day offsets (Int32) and running sums (4 Float64 per day). */
-export function serie(s: MuniEscopo): { dias: Uint8Array; somas: Uint8Array } {
-  const days = [...s.dias.keys()].sort((x, y) => x - y)
-  const dias = new Int32Array(days)
-  const somas = new Float64Array(days.length * 4)
-  const run = zero()
-  days.forEach((d, i) => {
-    somar(run, s.dias.get(d)!)
-    somas.set([run.alertas, run.area_km2, run.alertas_desmatamento, run.area_desmatamento_km2], i * 4)
-  })
-  return { dias: new Uint8Array(dias.buffer), somas: new Uint8Array(somas.buffer) }
+/** A stored ranking: its size and its best rows (see layout.ts RANKING_* for the row layouts). */
+export interface RankingPronto {
+  grupo: Escopo
+  por: 'municipio' | 'uf'
+  /** Window in days up to the reference; 0 = since the cut-off. */
+  dias: number
+  total: number
+  itens: Float64Array
+}
+
+/**
+ * Every ranking the route can be asked, computed once: per scope, for each window of 1 to `maxDias`
+ * days (and since the cut-off), the municipalities and the states by cleared area. The windows are
+ * grown a day at a time (each step adds that day's sums), so the whole set costs about one pass
+ * over the municipalities per window.
+ */
+export function* rankingsProntos(ag: Agregados, ufDe: (ibge: number) => number, maxDias: number, k: number): Generator<RankingPronto> {
+  for (const grupo of ESCOPOS) {
+    const munis = [...ag.porMunicipio].filter(([, s]) => s.has(grupo)).map(([ibge]) => ibge).sort((a, b) => a - b)
+    const n = munis.length
+    const ufOf = Int32Array.from(munis, ufDe)
+    const porDia = new Map<number, { m: number; s: Soma }[]>()
+    munis.forEach((ibge, m) => {
+      for (const [day, s] of ag.porMunicipio.get(ibge)!.get(grupo)!.dias) {
+        const list = porDia.get(day) ?? []
+        list.push({ m, s })
+        porDia.set(day, list)
+      }
+    })
+    const sums = new Float64Array(n * 4)
+    const ufSums = new Float64Array(256 * 4)
+    const ufMunis = new Int32Array(256)
+    const addDay = (day: number) => {
+      for (const { m, s } of porDia.get(day) ?? []) {
+        if (sums[m * 4] === 0 && s.alertas > 0) ufMunis[ufOf[m]!]!++
+        const add = [s.alertas, s.area_km2, s.alertas_desmatamento, s.area_desmatamento_km2]
+        for (let j = 0; j < 4; j++) {
+          sums[m * 4 + j]! += add[j]!
+          ufSums[ufOf[m]! * 4 + j]! += add[j]!
+        }
+      }
+    }
+    const emit = (dias: number): RankingPronto[] => {
+      // Municipalities: the k best by (cleared area, all area) rounded as shown, then IBGE code.
+      const top: number[] = []
+      let total = 0
+      const better = (a: number, b: number) => {
+        const da = round4(sums[a * 4 + 3]!), db = round4(sums[b * 4 + 3]!)
+        if (da !== db) return da > db
+        const aa = round4(sums[a * 4 + 1]!), ab = round4(sums[b * 4 + 1]!)
+        return aa !== ab ? aa > ab : a < b
+      }
+      for (let m = 0; m < n; m++) {
+        if (round4(sums[m * 4 + 3]!) <= 0) continue
+        total++
+        if (top.length === k && !better(m, top[k - 1]!)) continue
+        let at = top.length
+        while (at > 0 && better(m, top[at - 1]!)) at--
+        top.splice(at, 0, m)
+        if (top.length > k) top.pop()
+      }
+      const mun = new Float64Array(top.length * 5)
+      top.forEach((m, i) => mun.set([munis[m]!, sums[m * 4]!, sums[m * 4 + 1]!, sums[m * 4 + 2]!, sums[m * 4 + 3]!], i * 5))
+      // States: all of them with cleared area (at most 27).
+      const ufs: number[] = []
+      for (let u = 0; u < 256; u++) if (round4(ufSums[u * 4 + 3]!) > 0) ufs.push(u)
+      ufs.sort((a, b) => round4(ufSums[b * 4 + 3]!) - round4(ufSums[a * 4 + 3]!) || round4(ufSums[b * 4 + 1]!) - round4(ufSums[a * 4 + 1]!) || a - b)
+      const uf = new Float64Array(ufs.length * 6)
+      ufs.forEach((u, i) => uf.set([u, ufMunis[u]!, ufSums[u * 4]!, ufSums[u * 4 + 1]!, ufSums[u * 4 + 2]!, ufSums[u * 4 + 3]!], i * 6))
+      return [
+        { grupo, por: 'municipio', dias, total, itens: mun },
+        { grupo, por: 'uf', dias, total: ufs.length, itens: uf },
+      ]
+    }
+    for (let d = 1; d <= maxDias; d++) {
+      const day = ag.refOffset - d + 1
+      if (day >= 0) addDay(day)
+      yield* emit(d)
+    }
+    for (let day = ag.refOffset - maxDias; day >= 0; day--) addDay(day)
+    yield* emit(0)
+  }
 }

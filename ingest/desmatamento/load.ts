@@ -5,14 +5,14 @@
 import { Database } from 'bun:sqlite'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { BIOMAS, CLASSES, CORTE, DATASET, DB_FILE, FORMAT, JANELAS, PRIMEIRO_DIA, SCHEMA, type Bioma, type DesmatamentoManifest } from '../../src/datasets/desmatamento/layout'
+import { BIOMAS, CLASSES, CORTE, DATASET, DB_FILE, FORMAT, JANELAS, MAX_DIAS, MAX_LIMITE, PRIMEIRO_DIA, SCHEMA, UFS, type Bioma, type DesmatamentoManifest } from '../../src/datasets/desmatamento/layout'
 import type { SourceRecord } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
 import { BuildError, buildSnapshot, currentManifest } from '../lib/snapshot'
 import { sha256File } from '../lib/tables'
 import { listEntries } from '../lib/zip'
 import { sameSources } from '../integridade/load'
-import { Agregador, agregar, arredondada, ESCOPOS, grupoDe, ordem, round4, serie, somaZero, somar, somasJson, type Agregados, type Escopo, type Soma } from './aggregate'
+import { Agregador, agregar, arredondada, ESCOPOS, grupoDe, ordem, rankingsProntos, round4, somaZero, somar, somasJson, type Agregados, type Escopo, type Soma } from './aggregate'
 import { dayOf, isoDay } from './dbf'
 import { biomaDe, dbfEntry, DeterError, readDeterZip, type DeterLeitura } from './deter'
 import { microrregiaoDe, nomeMicrorregiao, todosMunicipios, UF_POR_CODIGO } from './microrregioes'
@@ -237,15 +237,13 @@ export async function buildDesmatamento(options: DesmatamentoBuildOptions): Prom
             const r = regiao(codigo, membros.sort((x, y) => x.ibge.localeCompare(y.ibge)), ag)
             insMicro.run(codigo, r.nome, r.uf, json(r))
           }
-          const insSerie = db.prepare('INSERT INTO series (grupo, ibge, dias, somas) VALUES (?, ?, ?, ?)')
-          for (const [code, scopes] of ag.porMunicipio)
-            for (const scope of ESCOPOS) {
-              const s = scopes.get(scope)
-              if (s) {
-                const { dias, somas } = serie(s)
-                insSerie.run(scope, String(code), dias, somas)
-              }
-            }
+          const insRanking = db.prepare('INSERT INTO rankings (grupo, por, dias, total, itens) VALUES (?, ?, ?, ?, ?)')
+          const ufIndex = (ibge: number) => {
+            const uf = municipios.get(String(ibge))?.uf
+            const i = uf ? UFS.indexOf(uf as (typeof UFS)[number]) : -1
+            return i < 0 ? 255 : i
+          }
+          for (const r of rankingsProntos(ag, ufIndex, MAX_DIAS, MAX_LIMITE)) insRanking.run(r.grupo, r.por, r.dias, r.total, new Uint8Array(r.itens.buffer))
           // National totals per biome and both, and the worst municipality (the free sample).
           const totais: Record<string, Soma & { municipios_com_alertas: number }> = {}
           for (const scope of ESCOPOS) {

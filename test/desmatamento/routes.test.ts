@@ -187,6 +187,16 @@ describe('/v1/desmatamento/ranking', () => {
     expect(ufs.total).toBe(3)
   })
 
+  test('the 30, 90 and 365-day rankings agree with the municipality answers\' windows', async () => {
+    for (const d of [30, 90, 365]) {
+      const b = (await get(app, `/v1/desmatamento/ranking?dias=${d}&limite=50`)).body
+      const answers = await Promise.all(b.ranking.map(async (r: any) => (await get(app, `/v1/desmatamento/municipio/${r.ibge}`)).body.janelas[`ultimos_${d}_dias`]))
+      b.ranking.forEach((r: any, i: number) => expect([r.alertas, r.area_km2, r.area_desmatamento_km2]).toEqual([answers[i].alertas, answers[i].area_km2, answers[i].area_desmatamento_km2]))
+      const desm = b.ranking.map((r: any) => r.area_desmatamento_km2)
+      expect(desm).toEqual([...desm].sort((x: number, y: number) => y - x))
+    }
+  })
+
   test('bad parameters: 400 with what is allowed', async () => {
     const cases: [string, string][] = [
       ['dias=0', "parâmetro de consulta 'dias': deve ser um número inteiro de 1 a 2000"],
@@ -202,13 +212,16 @@ describe('/v1/desmatamento/ranking', () => {
     expect((await get(app, '/v1/desmatamento/ranking?uf=SP')).body.erro.codigo).toBe('parametro_desconhecido')
   })
 
-  test('an answer is computed once per build and question', () => {
+  test('every question is answered from a ranking stored at build time: 3 scopes × 2 kinds × 2001 windows', () => {
     const files = openBuild(dataDir)
     try {
-      const query = { por: 'municipio' as const, limite: 5, dias: 90 }
-      const first = rankingJson(files, query)
-      expect(rankingJson(files, query)).toBe(first)
-      expect(files.cache.size).toBe(1)
+      expect(files.db.query('SELECT count(*) AS n FROM rankings').get()).toEqual({ n: 3 * 2 * 2001 })
+      // The sample's reference is 1910 days after the cut-off: every longer window is the whole period.
+      const since = files.ranking.get('todos', 'municipio', 0)!
+      expect(files.ranking.get('todos', 'municipio', 2000)).toEqual(since)
+      expect(files.ranking.get('todos', 'municipio', 1911)).toEqual(since)
+      expect(files.ranking.get('todos', 'municipio', 1910)!.itens).not.toEqual(since.itens)
+      expect(rankingJson(files, { por: 'municipio', limite: 2, dias: 1 }).length).toBeGreaterThan(0)
     } finally {
       files.db.close()
     }

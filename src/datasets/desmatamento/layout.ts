@@ -4,8 +4,8 @@
 import type { SnapshotManifest } from '../../core/stores/snapshot-layout'
 
 export const DATASET = 'desmatamento'
-/** Layout version: a server opens only builds of its own version. */
-export const FORMAT = 1
+/** Layout version: a server opens only builds of its own version. 2: rankings stored whole. */
+export const FORMAT = 2
 export const DB_FILE = 'desmatamento.sqlite'
 
 /** EUDR cut-off (Regulation (EU) 2023/1115, art. 2(13)): land not deforested *after* this day. */
@@ -47,8 +47,9 @@ export const CLASS_ALIASES: Record<string, string> = { DEGRDACAO: 'DEGRADACAO' }
  *   alerts, the microregion table), with its TOM code and IBGE microregion.
  * - respostas: the municipality answer (without fonte) of each municipality with alerts, whole.
  * - microrregioes: each microregion's totals (JSON), for the supplier route's regional exposure.
- * - series: per grupo (amazonia, cerrado, todos) and municipality, the days with alerts and the
- *   running sums at each (Int32/Float64 little-endian blobs), for rankings over any window.
+ * - rankings: every ranking the route can be asked, per grupo (amazonia, cerrado, todos), por
+ *   (municipio, uf) and window (dias 1 to MAX_DIAS, 0 = since the cut-off): how many qualify and
+ *   the best rows (Float64 little-endian: RANKING_MUNICIPIO and RANKING_UF values per row).
  * - resumo: build-wide JSON pieces (fonte, national totals, ranking sizes).
  */
 export const SCHEMA = `
@@ -69,12 +70,13 @@ CREATE TABLE microrregioes (
   uf TEXT,
   corpo BLOB NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE series (
+CREATE TABLE rankings (
   grupo TEXT NOT NULL,
-  ibge TEXT NOT NULL,
-  dias BLOB NOT NULL,
-  somas BLOB NOT NULL,
-  PRIMARY KEY (grupo, ibge)
+  por TEXT NOT NULL,
+  dias INTEGER NOT NULL,
+  total INTEGER NOT NULL,
+  itens BLOB NOT NULL,
+  PRIMARY KEY (grupo, por, dias)
 ) WITHOUT ROWID;
 CREATE TABLE resumo (
   chave TEXT PRIMARY KEY,
@@ -82,8 +84,15 @@ CREATE TABLE resumo (
 ) WITHOUT ROWID;
 `
 
-/** Running sums kept per series day, in this order (4 Float64 per day). */
-export const SOMAS = ['alertas', 'area_km2', 'alertas_desmatamento', 'area_desmatamento_km2'] as const
+/** The longest window of the ranking route (SPEC §8), and the most rows it returns. */
+export const MAX_DIAS = 2000
+export const MAX_LIMITE = 50
+/** Values per stored ranking row: IBGE code, alertas, area_km2, alertas_desmatamento, area_desmatamento_km2. */
+export const RANKING_MUNICIPIO = 5
+/** Values per stored state row: index in UFS, municipalities with alerts, then the same four sums. */
+export const RANKING_UF = 6
+/** States in a fixed order: a stored state row names its state by index. */
+export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO'] as const
 
 export interface ProjetoManifest {
   arquivo: string

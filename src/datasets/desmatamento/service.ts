@@ -10,7 +10,7 @@ import { JsonText } from '../../core/errors'
 import { CARD_SEPARATOR, FICHA } from '../cnpj/layout'
 import * as cnpjService from '../cnpj/service'
 import type { CnpjFiles, CnpjStore } from '../cnpj/store'
-import { CORTE, PRIMEIRO_DIA } from './layout'
+import { CORTE, PRIMEIRO_DIA, RANKING_MUNICIPIO, RANKING_UF, UFS } from './layout'
 import type { Amostra, Fornecedor, MunicipioDesmatamento, RankingQuery, Regiao } from './model'
 import type { DesmatamentoFiles, DesmatamentoStore, Grupo } from './store'
 
@@ -77,91 +77,25 @@ export function municipioJson(files: DesmatamentoFiles, ibge: string): Uint8Arra
   return Buffer.concat([corpo.subarray(0, corpo.length - 1), ascii(',"fonte":'), files.fonteJson, ascii('}')])
 }
 
-/** Index of the last series day ≤ day (-1 when none). */
-function lastAtOrBefore(days: Int32Array, day: number): number {
-  let lo = 0, hi = days.length - 1, at = -1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    if (days[mid]! <= day) {
-      at = mid
-      lo = mid + 1
-    } else hi = mid - 1
-  }
-  return at
-}
-
-const MAX_CACHE = 5000
-
-/**
- * The k best of a stream by (cleared area desc, all area desc, IBGE code asc): a small sorted
- * array, each offer an insertion when it beats the worst kept.
- */
-class TopK {
-  private readonly keys: { desm: number; area: number; ibge: string; i: number }[] = []
-  constructor(private readonly k: number) {}
-  private better(a: { desm: number; area: number; ibge: string }, b: { desm: number; area: number; ibge: string }): boolean {
-    return a.desm !== b.desm ? a.desm > b.desm : a.area !== b.area ? a.area > b.area : a.ibge < b.ibge
-  }
-  offer(desm: number, area: number, ibge: string, i: number): void {
-    const item = { desm, area, ibge, i }
-    const keys = this.keys
-    if (keys.length === this.k && !this.better(item, keys[keys.length - 1]!)) return
-    let at = keys.length
-    while (at > 0 && this.better(item, keys[at - 1]!)) at--
-    keys.splice(at, 0, item)
-    if (keys.length > this.k) keys.pop()
-  }
-  sorted(): number[] {
-    return this.keys.map((x) => x.i)
-  }
-}
-
-/** What /v1/desmatamento/ranking answers, as JSON bytes (kept per build: the same question is answered once). */
+/** What /v1/desmatamento/ranking answers, as JSON bytes: the ranking stored at build time, cut to `limite`. */
 export function rankingJson(files: DesmatamentoFiles, q: Out<typeof RankingQuery>): Uint8Array {
-  const key = `${q.por}|${q.bioma ?? ''}|${q.dias ?? ''}|${q.limite}`
-  const cached = files.cache.get(key)
-  if (cached) return cached
   const grupo: Grupo = q.bioma ?? 'todos'
   const [from, to] = janela(files.refOffset, q.dias)
-  type Row = { ibge?: string; municipio?: string | null; uf: string | null; municipios_com_alertas?: number; s: [number, number, number, number] }
-  const series = files.series[grupo]
-  // Each municipality's window sums into one typed array (no object per municipality), then only
-  // the `limite` best are kept in order (a ranking asks for at most 50 of some thousands).
-  const sums = new Float64Array(series.length * 4)
-  for (let i = 0; i < series.length; i++) {
-    const s = series[i]!
-    const b = lastAtOrBefore(s.dias, to)
-    if (b < 0) continue
-    const a = lastAtOrBefore(s.dias, from - 1)
-    for (let k = 0; k < 4; k++) sums[i * 4 + k] = s.somas[b * 4 + k]! - (a < 0 ? 0 : s.somas[a * 4 + k]!)
-  }
-  let rows: Row[] = []
-  let total = 0
-  if (q.por === 'municipio') {
-    const top = new TopK(q.limite)
-    for (let i = 0; i < series.length; i++) {
-      const desm = round4(sums[i * 4 + 3]!)
-      if (desm <= 0) continue
-      total++
-      top.offer(desm, round4(sums[i * 4 + 1]!), series[i]!.ibge, i)
-    }
-    rows = top.sorted().map((i) => {
-      const info = files.municipios.get(series[i]!.ibge)
-      return { ibge: series[i]!.ibge, municipio: info?.nome ?? null, uf: info?.uf ?? null, s: [sums[i * 4]!, sums[i * 4 + 1]!, sums[i * 4 + 2]!, sums[i * 4 + 3]!] }
-    })
-  } else {
-    const porUf = new Map<string, Row>()
-    for (let i = 0; i < series.length; i++) {
-      if (!sums[i * 4]) continue
-      const uf = files.municipios.get(series[i]!.ibge)?.uf ?? '??'
-      const r = porUf.get(uf) ?? { uf, municipios_com_alertas: 0, s: [0, 0, 0, 0] }
-      r.municipios_com_alertas!++
-      for (let k = 0; k < 4; k++) r.s[k]! += sums[i * 4 + k]!
-      porUf.set(uf, r)
-    }
-    rows = [...porUf.values()].filter((r) => round4(r.s[3]) > 0)
-    total = rows.length
-    rows.sort((x, y) => round4(y.s[3]) - round4(x.s[3]) || round4(y.s[1]) - round4(x.s[1]) || x.uf!.localeCompare(y.uf!))
+  const row = files.ranking.get(grupo, q.por, q.dias ?? 0)
+  if (!row) throw new Error(`ranking ${grupo}/${q.por}/${q.dias ?? 0} ausente da base`)
+  const width = q.por === 'municipio' ? RANKING_MUNICIPIO : RANKING_UF
+  // Copied: a Float64Array must start at a multiple of 8, which SQLite's buffer does not promise.
+  const v = new Float64Array(Math.min(row.itens.byteLength / 8, q.limite * width))
+  new Uint8Array(v.buffer).set(row.itens.subarray(0, v.length * 8))
+  const ranking: Record<string, unknown>[] = []
+  for (let i = 0; i * width < v.length; i++) {
+    const at = i * width
+    const sums = { alertas: v[at + width - 4]!, area_km2: round4(v[at + width - 3]!), alertas_desmatamento: v[at + width - 2]!, area_desmatamento_km2: round4(v[at + width - 1]!) }
+    if (q.por === 'municipio') {
+      const ibge = String(v[at]!)
+      const info = files.municipios.get(ibge)
+      ranking.push({ posicao: i + 1, ibge, municipio: info?.nome ?? null, uf: info?.uf ?? null, ...sums })
+    } else ranking.push({ posicao: i + 1, uf: UFS[v[at]!] ?? null, municipios_com_alertas: v[at + 1]!, ...sums })
   }
   const body = {
     por: q.por,
@@ -169,22 +103,10 @@ export function rankingJson(files: DesmatamentoFiles, q: Out<typeof RankingQuery
     dias: q.dias ?? null,
     periodo: { inicio: iso(from), fim: iso(to) },
     criterio: `área de desmatamento (corte raso, com vegetação e mineração) na janela${q.bioma ? `, DETER ${q.bioma === 'amazonia' ? 'Amazônia' : 'Cerrado'}` : ', DETER Amazônia e Cerrado'}`,
-    total,
-    ranking: rows.slice(0, q.limite).map((r, i) => ({
-      posicao: i + 1,
-      ...(r.ibge === undefined ? {} : { ibge: r.ibge, municipio: r.municipio ?? null }),
-      uf: r.uf,
-      ...(r.municipios_com_alertas === undefined ? {} : { municipios_com_alertas: r.municipios_com_alertas }),
-      alertas: r.s[0],
-      area_km2: round4(r.s[1]),
-      alertas_desmatamento: r.s[2],
-      area_desmatamento_km2: round4(r.s[3]),
-    })),
+    total: row.total,
+    ranking,
   }
-  const json = Buffer.concat([ascii(JSON.stringify(body).slice(0, -1)), ascii(',"fonte":'), files.fonteJson, ascii('}')])
-  if (files.cache.size >= MAX_CACHE) files.cache.clear()
-  files.cache.set(key, json)
-  return json
+  return Buffer.concat([ascii(JSON.stringify(body).slice(0, -1)), ascii(',"fonte":'), files.fonteJson, ascii('}')])
 }
 
 export function amostra(files: DesmatamentoFiles): Out<typeof Amostra> {

@@ -1,7 +1,6 @@
-// The deforestation build in use: its SQLite file opened immutable, the municipality table and
-// the per-day running sums held in memory (a few MB at full size), so a municipality answer is one
-// point read and a ranking over any window a pass over the series. Follows
-// data/desmatamento/current: a new build is picked up without restart.
+// The deforestation build in use: its SQLite file opened immutable and the municipality table held
+// in memory, so a municipality answer and a ranking (every window was ranked at build time) are
+// one point read each. Follows data/desmatamento/current: a new build is picked up without restart.
 import type { Database, Statement } from 'bun:sqlite'
 import { join } from 'node:path'
 import type { Config } from '../../core/config'
@@ -11,14 +10,6 @@ import { openImmutable } from '../../core/stores/sqlite'
 import { DATASET, DB_FILE, FORMAT, type Bioma, type DesmatamentoManifest } from './layout'
 
 export type Grupo = Bioma | 'todos'
-
-export interface Serie {
-  ibge: string
-  /** Day offsets from 2021-01-01 with alerts, ascending. */
-  dias: Int32Array
-  /** Running sums at each of those days: alertas, area_km2, alertas_desmatamento, area_desmatamento_km2. */
-  somas: Float64Array
-}
 
 export interface MunicipioInfo {
   tom: string | null
@@ -34,7 +25,7 @@ export interface DesmatamentoFiles {
   municipios: Map<string, MunicipioInfo>
   /** TOM code (4 digits) → IBGE code. */
   porTom: Map<string, string>
-  series: Record<Grupo, Serie[]>
+  ranking: Statement<{ total: number; itens: Uint8Array }, [Grupo, 'municipio' | 'uf', number]>
   /** Reference date as a day offset from 2021-01-01, and as a date. */
   refOffset: number
   referencia: string
@@ -42,8 +33,6 @@ export interface DesmatamentoFiles {
   fonte: unknown
   fonteJson: Uint8Array
   totais: unknown
-  /** Ranking answers already computed for this build (bounded). */
-  cache: Map<string, Uint8Array>
 }
 
 export type DesmatamentoStore = SnapshotStore<DesmatamentoFiles, DesmatamentoManifest>
@@ -64,32 +53,21 @@ export function openDesmatamentoFiles(dir: string): DesmatamentoFiles {
       municipios.set(r.ibge, { tom: r.tom, nome: r.nome, uf: r.uf, microrregiao: r.microrregiao })
       if (r.tom) porTom.set(r.tom, r.ibge)
     }
-    const series: Record<Grupo, Serie[]> = { amazonia: [], cerrado: [], todos: [] }
-    for (const r of db.query<{ grupo: Grupo; ibge: string; dias: Uint8Array; somas: Uint8Array }, []>('SELECT grupo, ibge, dias, somas FROM series ORDER BY grupo, ibge').all()) {
-      // Copies: a typed array over a blob must be aligned and must not outlive SQLite's buffer.
-      const dias = new Int32Array(r.dias.byteLength / 4)
-      new Uint8Array(dias.buffer).set(r.dias)
-      const somas = new Float64Array(r.somas.byteLength / 8)
-      new Uint8Array(somas.buffer).set(r.somas)
-      if (somas.length !== dias.length * 4) throw new Error(`série ${r.grupo}/${r.ibge} malformada`)
-      series[r.grupo]?.push({ ibge: r.ibge, dias, somas })
-    }
     const ref = resumo(db, 'referencia') as { referencia: string; dias: number }
     const fonte = resumo(db, 'fonte')
     return {
       db,
       resposta: db.query<{ corpo: Uint8Array }, [string]>('SELECT corpo FROM respostas WHERE ibge = ?'),
       regiao: db.query<{ corpo: Uint8Array }, [string]>('SELECT corpo FROM microrregioes WHERE codigo = ?'),
+      ranking: db.query<{ total: number; itens: Uint8Array }, [Grupo, 'municipio' | 'uf', number]>('SELECT total, itens FROM rankings WHERE grupo = ? AND por = ? AND dias = ?'),
       municipios,
       porTom,
-      series,
       refOffset: ref.dias,
       referencia: ref.referencia,
       ranqueados: resumo(db, 'ranqueados'),
       fonte,
       fonteJson: Buffer.from(JSON.stringify(fonte)),
       totais: resumo(db, 'totais'),
-      cache: new Map(),
     }
   } catch (err) {
     db.close()

@@ -199,19 +199,27 @@ export function fieldNumber(buf: Uint8Array, at: number, field: DbfField): numbe
 
 const DAY_MS = 86_400_000
 
-/** A D field as days since 1970-01-01 (UTC), or null when blank, zero or not a real date. */
+/**
+ * A D field (YYYYMMDD) as days since 1970-01-01 (UTC), or null when blank, zero or not a real date.
+ * A date kept as text (C, 2026-01-04 or 2026/01/04) is read the same way.
+ */
 export function fieldDay(buf: Uint8Array, at: number, field: DbfField): number | null {
   const p = at + field.offset
-  if (field.length < 8) return null
-  let y = 0, m = 0, d = 0
-  for (let i = 0; i < 8; i++) {
-    const c = buf[p + i]! - 0x30
+  let y = 0, m = 0, d = 0, n = 0
+  for (let i = 0; i < field.length && n < 8; i++) {
+    const b = buf[p + i]!
+    if (b === 0x2d || b === 0x2f) {
+      if (field.type === 'D' || (n !== 4 && n !== 6)) return null
+      continue
+    }
+    const c = b - 0x30
     if (c < 0 || c > 9) return null
-    if (i < 4) y = y * 10 + c
-    else if (i < 6) m = m * 10 + c
+    if (n < 4) y = y * 10 + c
+    else if (n < 6) m = m * 10 + c
     else d = d * 10 + c
+    n++
   }
-  if (y < 1900 || m < 1 || m > 12 || d < 1) return null
+  if (n < 8 || y < 1900 || m < 1 || m > 12 || d < 1) return null
   const t = Date.UTC(y, m - 1, d)
   const check = new Date(t)
   if (check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null

@@ -84,7 +84,12 @@ describe('reader, on bytes laid out by hand', () => {
     const day = (s: string) => fieldDay(Uint8Array.from(ascii(' ' + s)), 0, field)
     expect(day('20260104')).toBe(dayOf('2026-01-04'))
     expect(isoDay(day('20201231')!)).toBe('2020-12-31')
-    for (const bad of ['        ', '00000000', '20260231', '2026-1-4', '19990013']) expect(day(bad)).toBeNull()
+    for (const bad of ['        ', '00000000', '20260231', '2026-1-4', '19990013', '2026-01-04']) expect(day(bad)).toBeNull()
+    // A date kept as text (C field): with or without separators.
+    const text = { name: 'D', type: 'C', length: 10, decimals: 0, offset: 1 }
+    const tday = (s: string) => fieldDay(Uint8Array.from(ascii(' ' + s.padEnd(10))), 0, text)
+    expect([tday('2026-01-04'), tday('2026/01/04'), tday('20260104')]).toEqual([dayOf('2026-01-04'), dayOf('2026-01-04'), dayOf('2026-01-04')])
+    for (const bad of ['2026-1-04', '26-01-04', '', '2026-01-3x']) expect(tday(bad)).toBeNull()
   })
 })
 

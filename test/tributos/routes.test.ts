@@ -4,7 +4,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { tributosIngest } from '../../ingest/tributos/command'
-import { anoPadrao } from '../../src/datasets/tributos/service'
+import { currentManifest } from '../../ingest/lib/snapshot'
+import { DATASET, type TributosManifest } from '../../src/datasets/tributos/layout'
+import { NcmResultado } from '../../src/datasets/tributos/model'
+import { anoPadrao, calendario, calendarioJson, consultarNcm, consultarNcmJson } from '../../src/datasets/tributos/service'
+import { openTributosFiles } from '../../src/datasets/tributos/store'
 import { get, tempDir, testApp } from '../helpers'
 import { amostraFromSample, AMOSTRA_FILE, committedAmostra } from './amostra'
 
@@ -236,5 +240,20 @@ describe('/v1/tributos/amostra', () => {
     expect((await get(vazio, '/v1/tributos/amostra')).body).toEqual(r.body)
     const { amostra: _, ...semFlag } = r.body
     expect(semFlag).toEqual((await get(app, '/v1/tributos/ncm/1006.30.21?ano=2026')).body)
+  })
+})
+
+describe('the answers as sent (JSON text spliced from shared parts)', () => {
+  test('the same answer as the object, in the schema order, for every kind of code and year', async () => {
+    const files = openTributosFiles(join(dataDir, DATASET, 'current'), currentManifest<TributosManifest>(dataDir, DATASET)!)
+    for (const codigo of ['10063021', '02071400', '0207', '100630', '1006302', '22030000', '99999999', '9999'])
+      for (const ano of [2026, 2027, 2029, 2033]) {
+        const text = consultarNcmJson(files, codigo, ano)
+        const objeto = consultarNcm(files, codigo, ano)
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(objeto)))
+        expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(NcmResultado.shape))
+      }
+    expect(JSON.parse(calendarioJson(files))).toEqual(JSON.parse(JSON.stringify(calendario(files))))
+    expect(calendarioJson(files)).toBe(calendarioJson(files))
   })
 })

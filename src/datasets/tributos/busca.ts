@@ -104,7 +104,11 @@ export class IndiceBusca {
       if (!candidatos.length) break
     }
     const frase = ws.join(' ')
-    const tem = (set: Set<string>, w: string) => [...set].some((p) => p.startsWith(w))
+    const tem = (set: Set<string>, w: string) => {
+      if (set.has(w)) return true
+      for (const p of set) if (p.startsWith(w)) return true
+      return false
+    }
     const scored = (candidatos ?? []).map((i) => {
       const d = this.docs[i]!
       const onde = ws.every((w) => tem(d.proprias, w)) ? 'redacao' : ws.every((w) => tem(d.proprias, w) || tem(d.daNcm, w)) ? 'descricao_ncm' : 'assunto_do_anexo'

@@ -4,9 +4,10 @@
 import type { z } from 'zod'
 import type { AppContext } from '../../core/context'
 import { storeOf } from '../../core/context'
+import { JsonText } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { BuscaQuery, BuscaResultado, CalendarioResultado, NcmAmostra, NcmPath, NcmQuery, NcmResultado } from './model'
-import { anoPadrao, buscar, calendario, consultarNcm } from './service'
+import { anoPadrao, buscar, calendarioJson, consultarNcmJson } from './service'
 import type { TributosFiles, TributosStore } from './store'
 // Embedded in the executable; rewritten by `bun test/tributos/amostra.ts`.
 import AMOSTRA_COPIA from './amostra.json'
@@ -38,7 +39,7 @@ export const ncmRoute = defineRoute({
   response: NcmResultado,
   errors: ['ncm_invalido', 'parametro_invalido', 'dados_indisponiveis'],
   exampleInput: { params: { codigo: '1006.30.21' }, query: { ano: '2026' } },
-  handler: ({ params, query, ctx }) => storeOf<TributosStore>(ctx, 'tributos').use((s) => consultarNcm(s.files, params.codigo, query.ano ?? anoPadrao())),
+  handler: ({ params, query, ctx }) => storeOf<TributosStore>(ctx, 'tributos').use((s) => new JsonText(consultarNcmJson(s.files, params.codigo, query.ano ?? anoPadrao()))),
 })
 
 export const buscaRoute = defineRoute({
@@ -71,10 +72,11 @@ export const calendarioRoute = defineRoute({
   price: 0.002,
   response: CalendarioResultado,
   errors: [],
-  handler: ({ ctx }) => calendario(filesOf(ctx)),
+  handler: ({ ctx }) => new JsonText(calendarioJson(filesOf(ctx))),
 })
 
 const amostraCopia = AMOSTRA_COPIA as z.output<typeof NcmAmostra>
+const amostraCopiaJson = JSON.stringify(amostraCopia)
 
 export const amostra = defineRoute({
   path: '/v1/tributos/amostra',
@@ -89,7 +91,7 @@ export const amostra = defineRoute({
   example: amostraCopia,
   handler: async ({ ctx }) => {
     const store = ctx.stores.get('tributos') as TributosStore | null | undefined
-    const live = store ? await store.use((s) => (s.files.porCodigo.has(AMOSTRA_NCM) ? consultarNcm(s.files, AMOSTRA_NCM, AMOSTRA_ANO) : null)) : null
-    return live ? { ...live, amostra: true as const } : amostraCopia
+    const live = store ? await store.use((s) => (s.files.porCodigo.has(AMOSTRA_NCM) ? consultarNcmJson(s.files, AMOSTRA_NCM, AMOSTRA_ANO) : null)) : null
+    return new JsonText(live ? `${live.slice(0, -1)},"amostra":true}` : amostraCopiaJson)
   },
 })

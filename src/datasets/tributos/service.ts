@@ -10,7 +10,20 @@ import { subitensDe, type TributosFiles } from './store'
 
 const LEI = 'Lei Complementar nº 214, de 16 de janeiro de 2025, com as alterações da LC 227/2026'
 
-export function fonte(files: TributosFiles | null) {
+type Fonte = ReturnType<typeof fonteNova>
+
+/** One fonte object per build (and one without a build): the same object answers every request. */
+const fontes = new WeakMap<TributosFiles, Fonte>()
+let fonteSemBase: Fonte | null = null
+
+export function fonte(files: TributosFiles | null): Fonte {
+  if (!files) return (fonteSemBase ??= fonteNova(null))
+  let f = fontes.get(files)
+  if (!f) fontes.set(files, (f = fonteNova(files)))
+  return f
+}
+
+function fonteNova(files: TributosFiles | null) {
   return {
     base: 'LC 214/2025' as const,
     lei: LEI,
@@ -65,8 +78,17 @@ function itemNcm(a: Alcance, cobre: 'todo' | 'parte', principal: boolean) {
 
 const pct = (n: number) => Math.round(n * 1e6) / 1e6
 
-/** The year's taxes, with the CBS/IBS rate this code's principal regime leaves (when the law fixes the year's rate). */
+const transicoes = new Map<string, ReturnType<typeof transicaoNova>>()
+
+/** The year's taxes, with the CBS/IBS rate this code's principal regime leaves (when the law fixes the year's rate): one object per year and reduction. */
 function transicao(ano: Ano, reducao: number | null) {
+  const key = `${ano.ano}:${reducao}`
+  let t = transicoes.get(key)
+  if (!t) transicoes.set(key, (t = transicaoNova(ano, reducao)))
+  return t
+}
+
+function transicaoNova(ano: Ano, reducao: number | null) {
   return {
     ano: ano.ano,
     fase: ano.fase,
@@ -205,6 +227,25 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
   return { ncm, ano, regime, fundamentos, exclusoes, desdobramento, imposto_seletivo: seletivo, transicao: transicao(anoDados, reducao), observacoes, fonte: fonte(files) }
 }
 
+/** Serialized forms of the shared parts of the answers (transicao, fonte), made once. */
+const jsonDe = new WeakMap<object, string>()
+function jsonCompartilhado(o: object): string {
+  let j = jsonDe.get(o)
+  if (j === undefined) jsonDe.set(o, (j = JSON.stringify(o)))
+  return j
+}
+
+/**
+ * consultarNcm as the JSON text sent: the code's own part serialized per request, the year's
+ * transition and the source (most of the bytes, the same for many codes) spliced in from their
+ * serialization made once.
+ */
+export function consultarNcmJson(files: TributosFiles, codigo: string, ano: number): string {
+  const { transicao: t, observacoes, fonte: f, ...proprio } = consultarNcm(files, codigo, ano)
+  const head = JSON.stringify(proprio)
+  return `${head.slice(0, -1)},"transicao":${jsonCompartilhado(t)},"observacoes":${JSON.stringify(observacoes)},"fonte":${jsonCompartilhado(f)}}`
+}
+
 /** What /v1/tributos/busca answers. */
 export function buscar(files: TributosFiles | null, termo: string, limite: number) {
   const r = (files?.busca ?? indiceBusca()).buscar(termo, limite)
@@ -225,7 +266,21 @@ export function buscar(files: TributosFiles | null, termo: string, limite: numbe
   }
 }
 
-/** What /v1/tributos/calendario answers. */
+const calendarios = new WeakMap<Fonte, ReturnType<typeof calendarioNovo>>()
+
+/** What /v1/tributos/calendario answers: one object per build. */
 export function calendario(files: TributosFiles | null) {
-  return { anos: CALENDARIO, extincoes: EXTINCOES, regras: REGRAS, fonte: fonte(files) }
+  const f = fonte(files)
+  let c = calendarios.get(f)
+  if (!c) calendarios.set(f, (c = calendarioNovo(f)))
+  return c
+}
+
+function calendarioNovo(f: Fonte) {
+  return { anos: CALENDARIO, extincoes: EXTINCOES, regras: REGRAS, fonte: f }
+}
+
+/** The calendar as the JSON text sent, serialized once per build. */
+export function calendarioJson(files: TributosFiles | null): string {
+  return jsonCompartilhado(calendario(files))
 }

@@ -1,0 +1,232 @@
+// Tax reform at full size: a synthetic NCM table in the layout the Portal Único serves (~10 400
+// subitems, every code the annexes of LC 214/2025 cite), its ingest timed through the CLI, then the
+// server alone and under wrk (Debian package `wrk`; NOTES §1) beside a bare Bun server in the same run:
+// NCM lookups (annex codes, short codes that split into several items, codes no annex cites, codes
+// absent from the table; every year 2026-2033), term searches (annex words, NCM-description words,
+// codes), and the calendar and the free sample.
+// `bun bench/tributos.ts [--work DIR] [--segundos 10] [--conexoes 4,32]`. Figures go to stdout.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { synthTributos } from '../ingest/tributos/synth'
+import { formatarNcm } from '../src/datasets/tributos/codigos'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
+const work = resolve(opt('--work', '/tmp/dadosbr-bench-tributos'))
+const seconds = Number(opt('--segundos', '10'))
+/** Concurrent connections of each load (wrk -c), each level a run: few for latency, many for throughput. */
+const levels = opt('--conexoes', '4,32').split(',').map(Number)
+const bun = process.execPath
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+const fmt = (n: number) => n.toFixed(2)
+const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
+
+function machineLoad(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
+}
+
+function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
+  try {
+    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
+  } catch {}
+  return into
+}
+
+/** CPU seconds (user + system) used so far by a process and its descendants (the serving processes). */
+function treeCpu(pid: number): number {
+  let total = 0
+  for (const p of treeRss(pid).keys()) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) / 100
+    } catch {}
+  }
+  return total
+}
+
+/** Runs a command to its end: wall seconds and the peak resident memory of its process (sampled every 50 ms). */
+async function timed(cmd: string[]) {
+  const started = performance.now()
+  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe' })
+  let peak = 0
+  const sampler = setInterval(() => {
+    try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024) } catch {}
+  }, 50)
+  const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
+  await proc.exited
+  clearInterval(sampler)
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')}: ${err || out}`)
+  return { seconds: (performance.now() - started) / 1000, peak, line: (err || out).trim().split('\n').pop()! }
+}
+
+type WrkResult = { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number; rps: number; cpuUs?: number }
+
+/** wrk against the server, with the server's CPU time per request (independent of what else runs on the machine). */
+async function wrkServer(server: { base: string; pid: number }, paths: string[], conns: number): Promise<WrkResult> {
+  const before = treeCpu(server.pid)
+  const r = await wrk(server.base, paths, conns)
+  return { ...r, cpuUs: ((treeCpu(server.pid) - before) * 1e6) / r.requests }
+}
+
+/** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
+async function wrk(base: string, paths: string[], conns: number): Promise<WrkResult> {
+  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    e.connect + e.read + e.write + e.timeout, e.status))
+end`)
+  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  rmSync(script)
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+  if (!line) throw new Error(`wrk sem resultado: ${out}`)
+  const r = JSON.parse(line) as Omit<WrkResult, 'rps'>
+  return { ...r, rps: Math.round(r.requests / r.seconds) }
+}
+
+/** Sequential requests, one at a time: latency with no queue, and the largest answer. */
+async function alone(base: string, paths: string[]) {
+  const times: number[] = []
+  let bytes = 0
+  for (const p of paths) {
+    const t = performance.now()
+    const r = await fetch(base + p)
+    const b = await r.arrayBuffer()
+    if (r.status !== 200) throw new Error(`${p} -> ${r.status}: ${new TextDecoder().decode(b).slice(0, 300)}`)
+    times.push(performance.now() - t)
+    bytes = Math.max(bytes, b.byteLength)
+  }
+  times.sort((a, b) => a - b)
+  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]!, max: times[times.length - 1]!, bytes }
+}
+
+/** A port free now (the machine runs other benchmarks: a random one collides). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
+async function startServer(data: string, processes: number) {
+  for (let attempt = 0; ; attempt++) {
+    const port = freePort()
+    const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'ignore' })
+    const base = `http://127.0.0.1:${port}`
+    for (let i = 0; i < 400 && proc.exitCode === null; i++) {
+      if (await fetch(`${base}/v1/tributos/ncm/10063021`).then((r) => r.ok).catch(() => false)) {
+        return { base, pid: proc.pid, stop: async () => { proc.kill(); await proc.exited } }
+      }
+      await Bun.sleep(25)
+    }
+    proc.kill()
+    await proc.exited
+    if (attempt >= 3) throw new Error('o servidor não respondeu')
+  }
+}
+
+/** A bare Bun server (one or more processes on one port, reusePort), its port chosen by the system and printed. */
+async function bareBun(processes: number, conns: number) {
+  const first = Bun.spawn([bun, '-e', `const s = Bun.serve({ port: 0, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); console.log(s.port); await Bun.sleep(1e9)`], { stdout: 'pipe' })
+  const reader = first.stdout.getReader()
+  const port = Number(new TextDecoder().decode((await reader.read()).value).trim())
+  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
+  const procs = [first, ...Array.from({ length: processes - 1 }, () => Bun.spawn([bun, '-e', code]))]
+  await Bun.sleep(400)
+  try {
+    const cpu = () => procs.reduce((n, p) => n + treeCpu(p.pid), 0)
+    const before = cpu()
+    const r = await wrk(`http://127.0.0.1:${port}`, ['/'], conns)
+    return { ...r, cpuUs: ((cpu() - before) * 1e6) / r.requests }
+  } finally {
+    for (const p of procs) p.kill()
+  }
+}
+
+rmSync(work, { recursive: true, force: true })
+const src = join(work, 'src')
+const data = join(work, 'data')
+console.log(`tributos: tabela NCM sintética no formato do Portal Único (${new Date().toISOString()}, ${machineLoad()})`)
+const synthStart = performance.now()
+const synth = synthTributos({ out: src })
+console.log(`synth: ${fmt((performance.now() - synthStart) / 1000)} s, ${synth.codigos.toLocaleString('pt-BR')} códigos (${synth.subitens.toLocaleString('pt-BR')} de 8 dígitos), ${mb(readFileSync(synth.file).byteLength)}`)
+const ing = await timed([bun, CLI, 'ingest', 'tributos', '--from', src, '--data', data])
+console.log(`ingest tributos: ${fmt(ing.seconds)} s (processo inteiro, com a partida do bun), pico de RSS ${mb(ing.peak)}: ${ing.line}`)
+
+// Requests. NCM: annex codes (dotted and not), the short codes the annexes cite (answers listing
+// several items), codes no annex cites, codes absent from the table; the year cycles 2026-2033.
+const ano = (i: number) => 2026 + (i % 8)
+const citados8 = synth.citados.filter((c) => c.length === 8)
+const curtos = synth.citados.filter((c) => c.length >= 4 && c.length < 8)
+const ncm: string[] = []
+for (let i = 0; i < 2400; i++) {
+  const k = i % 6
+  const c = k === 0 || k === 1 ? citados8[i % citados8.length]! : k === 2 ? curtos[i % curtos.length]! : k === 3 || k === 4 ? synth.outros[(i * 7) % synth.outros.length]! : String(98_000_000 + i * 37)
+  ncm.push(`/v1/tributos/ncm/${i % 2 ? formatarNcm(c) : c}${i % 3 ? `?ano=${ano(i)}` : ''}`)
+}
+// Searches: words of the annexes' wording, of the NCM descriptions (made-up ones here), phrases,
+// prefixes, codes, misses; the limit varies.
+const termos = [
+  'arroz', 'feijão', 'leite', 'carnes', 'farinha de trigo', 'pão francês', 'café', 'açúcar', 'manteiga', 'queijos', 'ovos', 'frutas', 'hortícolas',
+  'mandioca', 'massas alimentícias', 'óleo de soja', 'sal', 'erva-mate', 'medicamentos', 'absorventes', 'fraldas', 'sabões', 'pasta de dentes',
+  'insumos agropecuários', 'fertilizantes', 'sementes', 'cadeira de rodas', 'aparelhos auditivos', 'livros', 'produtos hortícolas', 'peixes',
+  'crustáceos', 'automóveis', 'cerveja', 'bebidas açucaradas', 'tabaco', 'embarcações', 'veiculos', 'acucar', 'CAFE', 'galos', 'suínos',
+  'máquinas', 'tecidos', 'alumínio', 'instrumentos', 'congelados', 'refinados', 'torrados', 'brinquedos', 'farm', 'lacti',
+  '1006', '1006.30', '0207.14', '3004', '8703', 'zzzzzz', 'inexistente',
+]
+const busca = Array.from({ length: termos.length * 4 }, (_, i) => `/v1/tributos/busca?termo=${encodeURIComponent(termos[i % termos.length]!)}${i % 4 ? `&limite=${[5, 10, 30][i % 3]}` : ''}`)
+const outras = ['/v1/tributos/calendario', '/v1/tributos/amostra']
+
+if (!Bun.which('wrk')) {
+  console.log('wrk não instalado (apt-get install -y wrk): medidas sob carga puladas')
+  process.exit(0)
+}
+for (const processes of [1, navigator.hardwareConcurrency]) {
+  const server = await startServer(data, processes)
+  try {
+    await alone(server.base, [...ncm.slice(0, 400), ...busca])
+    const a = await alone(server.base, ncm)
+    const b = await alone(server.base, [...busca, ...busca, ...busca, ...busca])
+    const c = await alone(server.base, Array.from({ length: 400 }, () => outras[0]!))
+    const d = await alone(server.base, Array.from({ length: 400 }, () => outras[1]!))
+    const rss = [...treeRss(server.pid).values()].reduce((x, y) => x + y, 0)
+    console.log(`\n-- ${processes} processo(s) do servidor (RSS ${mb(rss)} depois dos pedidos sem carga) --`)
+    console.log(`sem carga (um pedido por vez): ncm p50 ${fmt(a.p50)} ms, p99 ${fmt(a.p99)} ms, máx ${fmt(a.max)} ms (${ncm.length} pedidos, maior resposta ${a.bytes} B)`)
+    console.log(`  busca p50 ${fmt(b.p50)} ms, p99 ${fmt(b.p99)} ms, máx ${fmt(b.max)} ms (${busca.length * 4} pedidos, maior resposta ${b.bytes} B)`)
+    console.log(`  calendario p50 ${fmt(c.p50)} ms, p99 ${fmt(c.p99)} ms (${c.bytes} B); amostra p50 ${fmt(d.p50)} ms, p99 ${fmt(d.p99)} ms (${d.bytes} B)`)
+    // The machine is shared: each load runs twice, in the order ncm, busca, outras, bare, bare,
+    // outras, busca, ncm, so a change in the others' load weighs on all alike; the figures are the means.
+    for (const connections of levels) {
+      const n1 = await wrkServer(server, ncm, connections)
+      const s1 = await wrkServer(server, busca, connections)
+      const o1 = await wrkServer(server, outras, connections)
+      const b1 = await bareBun(processes, connections)
+      const b2 = await bareBun(processes, connections)
+      const o2 = await wrkServer(server, outras, connections)
+      const s2 = await wrkServer(server, busca, connections)
+      const n2 = await wrkServer(server, ncm, connections)
+      const mean = (x: WrkResult, y: WrkResult) => ({
+        rps: Math.round((x.rps + y.rps) / 2), p50: (x.p50 + y.p50) / 2, p99: (x.p99 + y.p99) / 2, max: Math.max(x.max, y.max), errors: x.errors + y.errors + x.non2xx + y.non2xx, runs: `${x.rps} e ${y.rps}`, cpuUs: ((x.cpuUs ?? 0) + (y.cpuUs ?? 0)) / 2,
+      })
+      const [n, s, o, bare] = [mean(n1, n2), mean(s1, s2), mean(o1, o2), mean(b1, b2)]
+      const pct = (rps: number) => `${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro`
+      const show = (label: string, r: ReturnType<typeof mean>) => `${label} ${r.rps} req/s (${pct(r.rps)}; ${r.runs}), p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${r.cpuUs.toFixed(0)} µs/pedido, erros ${r.errors}`
+      console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s, cada carga duas vezes, médias): ${show('ncm', n)}`)
+      console.log(`  ${show('busca', s)}`)
+      console.log(`  ${show('calendario e amostra', o)}`)
+      console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s (${bare.runs}), p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms, CPU ${bare.cpuUs.toFixed(0)} µs/pedido (${machineLoad()})`)
+    }
+  } finally {
+    await server.stop()
+  }
+}

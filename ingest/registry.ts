@@ -5,6 +5,7 @@
 import type { FlagSpec } from '../src/cli/args'
 import type { UpstreamSetting } from '../src/core/upstream'
 import { bcbIngest } from './bcb/command'
+import { cadeiasIngest } from './cadeias/command'
 import { cnpjIngest } from './cnpj/command'
 import { commoditiesIngest, exportacoesIngest } from './commodities/command'
 import { desmatamentoIngest } from './desmatamento/command'
@@ -46,7 +47,7 @@ export interface IngestDataset {
   sample(ctx: IngestContext, onlyIfNeeded: boolean): Promise<string>
 }
 
-export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest, tributosIngest, desmatamentoIngest]
+export const INGESTS: IngestDataset[] = [cnpjIngest, licitacoesIngest, integridadeIngest, fundosIngest, bcbIngest, mercadoIngest, exportacoesIngest, commoditiesIngest, tributosIngest, desmatamentoIngest, cadeiasIngest]
 
 export function ingestNamed(name: string): IngestDataset | undefined {
   return INGESTS.find((i) => i.name === name)

@@ -2,6 +2,7 @@
 // test/) plus one line here; the registry test checks the rest.
 import type { Dataset } from '../core/dataset'
 import { bcb } from './bcb'
+import { cadeias } from './cadeias'
 import { commodities } from './commodities'
 import { cnpj } from './cnpj'
 import { desmatamento } from './desmatamento'
@@ -13,4 +14,4 @@ import { empresa } from './empresa'
 import { mercado } from './mercado'
 import { tributos } from './tributos'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, mercado, commodities, empresa, tributos, desmatamento]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, mercado, commodities, empresa, tributos, desmatamento, cadeias]

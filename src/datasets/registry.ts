@@ -12,6 +12,7 @@ import { integridade } from './integridade'
 import { licitacoes } from './licitacoes'
 import { empresa } from './empresa'
 import { mercado } from './mercado'
+import { pacotes } from './pacotes'
 import { tributos } from './tributos'
 
-export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, mercado, commodities, empresa, tributos, desmatamento, cadeias]
+export const DATASETS: Dataset[] = [ferramentas, cnpj, licitacoes, integridade, fundos, bcb, mercado, commodities, empresa, tributos, desmatamento, cadeias, pacotes]

@@ -6,6 +6,7 @@ import { discoveryRoutes } from './core/discovery'
 import { FeedRunner } from './core/feeds/feed'
 import { healthRoute } from './core/health'
 import { createLogger, type Logger } from './core/log'
+import { metricLabels, processMetrics } from './core/metrics'
 import type { RouteDef } from './core/route'
 import { createPayments, type PaymentLayer } from './core/payments'
 import { createServer, type Server } from './core/server'
@@ -52,8 +53,10 @@ export async function openStores(config: Config, log: Logger, failures = new Map
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log = options.log ?? createLogger(config.logLevel)
-  const payments = options.payments !== undefined ? options.payments : createPayments(config, log, DATASETS, ROUTES)
+  const log = options.log ?? createLogger(config.logLevel, undefined, undefined, config.logFormat)
+  const statics = discoveryRoutes(ROUTES, DATASETS, config)
+  const metrics = config.metrics ? processMetrics(metricLabels(ROUTES, statics)) : null
+  const payments = options.payments !== undefined ? options.payments : createPayments(config, log, DATASETS, ROUTES, metrics)
   const openFailures = new Map<string, string>()
   const ctx: AppContext = {
     config,
@@ -66,11 +69,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log }),
   }
   if (options.backgroundFeeds) ctx.feeds.startBackground()
-  const server = createServer(ctx, ROUTES, discoveryRoutes(ROUTES, DATASETS, config), payments)
+  const server = createServer(ctx, ROUTES, statics, payments, metrics)
   return {
     ...server,
     ctx,
     close: async () => {
+      metrics?.close()
       ctx.feeds.stop()
       for (const store of ctx.stores.values()) await store?.close()
     },

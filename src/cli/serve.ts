@@ -50,7 +50,7 @@ export async function serve(argv: string[]): Promise<number> {
     }
     throw err
   }
-  const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined)
+  const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined, config.logFormat)
   if (number) exitWhenOrphaned()
   if (!number) {
     // A taken port fails the start before the data is opened (the bind itself comes after).

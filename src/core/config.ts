@@ -12,7 +12,7 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'deve ser um endereço E
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'deve ser uma chave privada 0x seguida de 64 dígitos hexadecimais')
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => ['1', 'true', 'yes'].includes(v))
 
-export type SettingName = 'port' | 'host' | 'dataDir' | 'free' | 'publicUrl' | 'payTo' | 'network' | 'facilitatorUrl' | 'facilitatorHeaders' | 'rpcUrl' | 'facilitatorPrivateKey' | 'prewarm' | 'processes' | 'logLevel'
+export type SettingName = 'port' | 'host' | 'dataDir' | 'free' | 'publicUrl' | 'payTo' | 'network' | 'facilitatorUrl' | 'facilitatorHeaders' | 'rpcUrl' | 'facilitatorPrivateKey' | 'prewarm' | 'processes' | 'logLevel' | 'logFormat' | 'metrics'
 interface SettingSpec {
   env: string
   flag: string | null
@@ -42,6 +42,8 @@ export const SETTINGS: Record<SettingName, SettingSpec> = {
   prewarm: { env: 'DADOSBR_PRE_LEITURA', flag: '--pre-leitura', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)', aliases: { flag: '--prewarm', env: 'DADOSBR_PREWARM' } },
   processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; 1 com liquidação própria e fora do Linux)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
+  logFormat: { env: 'DADOSBR_LOG_FORMATO', flag: '--log-formato', help: 'texto (padrão) ou json (um objeto JSON por linha, para coletores de log)' },
+  metrics: { env: 'DADOSBR_METRICAS', flag: '--metricas', help: 'serve /metrics no formato do Prometheus, sem cobrar (padrão 1; 0 desliga)' },
 }
 
 const schema = z
@@ -70,6 +72,8 @@ const schema = z
     prewarm: z.union([z.boolean(), bool]).default(true),
     processes: z.coerce.number().int().min(1).max(64).optional(),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    logFormat: z.enum(['texto', 'json']).default('texto'),
+    metrics: z.union([z.boolean(), bool]).default(true),
   })
   .superRefine((c, ctx) => {
     if (c.free) return

@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from './context'
 import { ApiError, errorResponse, JsonText, jsonResponse } from './errors'
+import { UNMATCHED, type Metrics } from './metrics'
 import { pathPattern, routerPath, type RouteDef } from './route'
 import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 
@@ -85,8 +86,11 @@ export function baseUrlOf(ctx: AppContext, request: Request): string {
   return path < 0 ? url : url.slice(0, path)
 }
 
-export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null): Server {
-  const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path)].map(pathPattern)
+export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null, metrics: Metrics | null = null): Server {
+  const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path), ...(metrics ? ['/metrics'] : [])].map(pathPattern)
+  /** The metrics label of the route that answered a request (by the request object the router saw); absent: no route matched. */
+  const answeredBy = new WeakMap<Request, number>()
+  const unmatched = metrics?.indexOf(UNMATCHED) ?? 0
   const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
 
   /** The route's typed inputs, or the 4xx that refuses them. */
@@ -125,7 +129,9 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     })
 
   for (const route of routes) {
+    const label = metrics?.indexOf(route.path) ?? 0
     app.get(routerPath(route.path), ({ request, params }) => {
+      if (metrics) answeredBy.set(request, label)
       const baseUrl = baseUrlOf(ctx, request)
       // SPEC §3: a paid route answers 402 to any request without payment, whatever its parameters;
       // with a payment, bad input is a 4xx, which is never settled (gate.ts).
@@ -136,7 +142,19 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     })
   }
   for (const s of statics) {
-    app.get(s.path, () => new Response(s.body(), { headers: { 'content-type': s.contentType, 'cache-control': 'public, max-age=300' } }))
+    const label = metrics?.indexOf(s.path) ?? 0
+    app.get(s.path, ({ request }) => {
+      if (metrics) answeredBy.set(request, label)
+      return new Response(s.body(), { headers: { 'content-type': s.contentType, 'cache-control': 'public, max-age=300' } })
+    })
+  }
+  // Off the paid path: never charged, outside the route table (not in /openapi.json); off with --metricas 0.
+  if (metrics) {
+    const label = metrics.indexOf('/metrics')
+    app.get('/metrics', async ({ request }) => {
+      answeredBy.set(request, label)
+      return new Response(await metrics.render(ctx), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+    })
   }
 
   const handle = async (request: Request): Promise<Response> => {
@@ -148,12 +166,15 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       const known = knownPath(new URL(request.url).pathname)
       response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
     } else {
+      const routed = withEncodedCnpjSlash(withoutTrailingSlash(request))
       try {
-        response = await app.handle(withEncodedCnpjSlash(withoutTrailingSlash(request)))
+        response = await app.handle(routed)
       } catch (err) {
         response = failure(err, 'handle')
       }
+      if (metrics) metrics.request(answeredBy.get(routed) ?? unmatched, response.status, (performance.now() - started) / 1000)
     }
+    if (metrics && (request.url.length > MAX_URL_BYTES || request.method === 'OPTIONS')) metrics.request(unmatched, response.status, (performance.now() - started) / 1000)
     for (const [k, v] of CORS_ENTRIES) response.headers.set(k, v)
     // HEAD answers the GET's headers without a body.
     if (request.method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers: response.headers })

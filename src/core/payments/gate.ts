@@ -9,6 +9,7 @@ import { NETWORKS, type Config } from '../config'
 import type { Dataset } from '../dataset'
 import { ApiError, errorResponse } from '../errors'
 import type { Logger } from '../log'
+import type { Metrics, PaymentResult } from '../metrics'
 import { priceAtomic, type RouteDef } from '../route'
 import type { PaymentGate } from '../server'
 import { bazaarExtension, paymentRequiredResponse } from './challenge'
@@ -24,7 +25,7 @@ const MAX_TIMEOUT_SECONDS = 300
 const SETTLED_MEMORY = 100_000
 const SLOW_VERIFY_MS = 2000
 
-export function createPaymentGate(deps: { config: Config; log: Logger; datasets: Dataset[]; routes: RouteDef[]; facilitator: Facilitator }): PaymentLayer {
+export function createPaymentGate(deps: { config: Config; log: Logger; datasets: Dataset[]; routes: RouteDef[]; facilitator: Facilitator; metrics?: Metrics | null }): PaymentLayer {
   const { config, log, facilitator } = deps
   const network = config.network
   const usdc = NETWORKS[network]
@@ -113,8 +114,10 @@ export function createPaymentGate(deps: { config: Config; log: Logger; datasets:
 
     async charge(route, request, baseUrl, serve) {
       const started = performance.now()
-      const record = (resultado: string, fields: Record<string, unknown> = {}) =>
+      const record = (resultado: PaymentResult, fields: Record<string, unknown> = {}) => {
+        deps.metrics?.payment(route.path, resultado, route.price)
         log.info('pagamento', { rota: route.path, preco: route.price, resultado, ms: (performance.now() - started).toFixed(1), ...fields })
+      }
       await offlineReady
       // The facilitator's own requirements once it answered; the offline ones (the same terms) before.
       let accepts = requirements.get(route.path) ?? offlineRequirements.get(route.path)!

@@ -16,6 +16,7 @@ Comandos:
   ingest    reconstrói uma base a partir das fontes oficiais (dadosbr ingest cnpj), ou da
             amostra embutida (dadosbr ingest todas --amostra)
   atualizar consulta uma vez as fontes acompanhadas pelo servidor (cron, CI)
+  mcp       servidor MCP por stdio: cada rota é uma ferramenta para agentes de IA, paga com x402
   synth     escreve um dump sintético no formato real (dadosbr synth cnpj --saida DIR --empresas N)
   --version mostra a versão
 
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ingest: async () => (await import('./cli/ingest')).ingest,
   synth: async () => (await import('./cli/ingest')).synth,
   atualizar: async () => (await import('./cli/atualizar')).atualizar,
+  mcp: async () => (await import('./cli/mcp')).mcp,
   // Internal, not in the help: the ingest's name index, run in a process of its own.
   '_indice-de-nomes': async () => (await import('./cli/ingest')).indiceDeNomes,
 }

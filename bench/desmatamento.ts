@@ -85,14 +85,19 @@ async function alone(base: string, paths: string[]) {
 }
 
 async function startServer(data: string, processes: number) {
-  const port = 42000 + Math.floor(Math.random() * 9000)
-  const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'ignore' })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 800; i++) {
-    if (await fetch(`${base}/v1/desmatamento/municipio/1500602`).then((r) => r.ok).catch(() => false)) break
-    await Bun.sleep(25)
+  for (let attempt = 1; ; attempt++) {
+    const port = 42000 + Math.floor(Math.random() * 9000)
+    const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'pipe' })
+    const base = `http://127.0.0.1:${port}`
+    // The machine is shared: starting can take a while; a port taken by another run means another try.
+    for (let i = 0; i < 2400 && proc.exitCode === null; i++) {
+      if (await fetch(`${base}/v1/desmatamento/municipio/1500602`).then((r) => r.ok).catch(() => false)) return { base, stop: async () => { proc.kill(); await proc.exited } }
+      await Bun.sleep(25)
+    }
+    proc.kill()
+    const err = await new Response(proc.stderr).text()
+    if (attempt === 3) throw new Error(`o servidor não respondeu: ${err.trim().split('\n').slice(-3).join(' | ')}`)
   }
-  return { base, stop: async () => { proc.kill(); await proc.exited } }
 }
 
 async function bareBun(processes: number, conns: number) {

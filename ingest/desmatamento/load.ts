@@ -228,8 +228,11 @@ export async function buildDesmatamento(options: DesmatamentoBuildOptions): Prom
         db.exec(SCHEMA)
         const json = (v: unknown) => Buffer.from(JSON.stringify(v))
         db.transaction(() => {
-          const insMuni = db.prepare('INSERT INTO municipios (ibge, tom, nome, uf, microrregiao) VALUES (?, ?, ?, ?, ?)')
-          for (const m of [...municipios.values()].sort((x, y) => x.ibge.localeCompare(y.ibge))) insMuni.run(m.ibge, m.tom, m.nome, m.uf, m.microrregiao)
+          const insMuni = db.prepare('INSERT INTO municipios (ibge, tom, nome, uf, microrregiao, alertas, area_km2, area_desmatamento_km2) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          for (const m of [...municipios.values()].sort((x, y) => x.ibge.localeCompare(y.ibge))) {
+            const s = ag.porMunicipio.get(Number(m.ibge))?.get('todos')?.desde
+            insMuni.run(m.ibge, m.tom, m.nome, m.uf, m.microrregiao, s?.alertas ?? 0, round4(s?.area_km2 ?? 0), round4(s?.area_desmatamento_km2 ?? 0))
+          }
           const insResp = db.prepare('INSERT INTO respostas (ibge, corpo) VALUES (?, ?)')
           for (const code of [...ag.porMunicipio.keys()].sort((x, y) => x - y)) insResp.run(String(code), json(resposta(municipios.get(String(code))!, ag)))
           const insMicro = db.prepare('INSERT INTO microrregioes (codigo, nome, uf, corpo) VALUES (?, ?, ?, ?)')

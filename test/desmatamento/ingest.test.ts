@@ -30,7 +30,7 @@ async function refused(dir: string, message: string | RegExp) {
 describe('the bundled sample', () => {
   test('manifest: what each file gave, kept and dropped; the reference date; the Receita table\'s gap filled', async () => {
     const m = manifestOf(await buildSample())
-    expect([m.base, m.formato, m.referencia, m.municipios_com_alertas]).toEqual(['INPE/DETER', 2, '2026-03-26', 15])
+    expect([m.base, m.formato, m.referencia, m.municipios_com_alertas]).toEqual(['INPE/DETER', 3, '2026-03-26', 15])
     expect(m.projetos).toEqual({
       amazonia: { arquivo: AMZ_ZIP, entrada: 'deter-amz-deter-public.dbf', alerta_mais_recente: '2026-03-10', alertas_desde_corte: 16, anteriores_ao_corte: 13 },
       cerrado: { arquivo: CERRADO_ZIP, entrada: 'deter-cerrado-nb-deter-public.dbf', alerta_mais_recente: '2026-03-26', alertas_desde_corte: 14, anteriores_ao_corte: 6 },

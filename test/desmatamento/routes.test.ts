@@ -56,7 +56,8 @@ beforeAll(async () => {
   const only = tempDir('dadosbr-desm-only-')
   await desmatamentoIngest.sample({ ...ctx, dataDir: only }, false)
   ;({ app: registryLess } = await testApp({ dataDir: only }))
-})
+  // Building a registry takes seconds (DuckDB), more on a busy machine: not the default 5 s.
+}, 120_000)
 afterAll(async () => {
   await app?.close()
   await registryLess?.close()

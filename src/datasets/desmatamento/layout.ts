@@ -4,8 +4,8 @@
 import type { SnapshotManifest } from '../../core/stores/snapshot-layout'
 
 export const DATASET = 'desmatamento'
-/** Layout version: a server opens only builds of its own version. 2: rankings stored whole. */
-export const FORMAT = 2
+/** Layout version: a server opens only builds of its own version. 2: rankings stored whole; 3: each municipality's totals in municipios. */
+export const FORMAT = 3
 export const DB_FILE = 'desmatamento.sqlite'
 
 /** EUDR cut-off (Regulation (EU) 2023/1115, art. 2(13)): land not deforested *after* this day. */
@@ -44,7 +44,8 @@ export const CLASS_ALIASES: Record<string, string> = { DEGRDACAO: 'DEGRADACAO' }
 /**
  * SQLite schema.
  * - municipios: every municipality known to the build (the Receita's table, the codes in the
- *   alerts, the microregion table), with its TOM code and IBGE microregion.
+ *   alerts, the microregion table), with its TOM code, IBGE microregion and totals since the
+ *   cut-off (rounded as answered: the supplier route orders a company's municipalities by them).
  * - respostas: the municipality answer (without fonte) of each municipality with alerts, whole.
  * - microrregioes: each microregion's totals (JSON), for the supplier route's regional exposure.
  * - rankings: every ranking the route can be asked, per grupo (amazonia, cerrado, todos), por
@@ -58,7 +59,10 @@ CREATE TABLE municipios (
   tom TEXT,
   nome TEXT,
   uf TEXT,
-  microrregiao TEXT
+  microrregiao TEXT,
+  alertas INTEGER NOT NULL,
+  area_km2 REAL NOT NULL,
+  area_desmatamento_km2 REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE respostas (
   ibge TEXT PRIMARY KEY,

@@ -168,34 +168,37 @@ export async function fornecedorDe(d: DesmatamentoFiles, files: CnpjFiles, cnpj:
       })
     }
   }
-  const areaDesm = (x: { desde_corte: { area_desmatamento_km2: number; area_km2: number } }) => x.desde_corte.area_desmatamento_km2
-  const ordem = (x: { ibge?: string; codigo?: string; desde_corte: { area_desmatamento_km2: number; area_km2: number } }, y: typeof x) =>
-    areaDesm(y) - areaDesm(x) || y.desde_corte.area_km2 - x.desde_corte.area_km2 || (x.ibge ?? x.codigo ?? '').localeCompare(y.ibge ?? y.codigo ?? '')
-  const municipios = [...porMunicipio].map(([ibge, n]) => {
+  // The company's municipalities in order (cleared area, all area, code) from the totals held in
+  // memory; only the first MAX_MUNICIPIOS answers are read and parsed (a chain can be in thousands).
+  const chave = (ibge: string) => d.municipios.get(ibge) ?? { area_desmatamento_km2: 0, area_km2: 0, alertas: 0, microrregiao: null }
+  const ordemIbge = [...porMunicipio.keys()].sort((x, y) => chave(y).area_desmatamento_km2 - chave(x).area_desmatamento_km2 || chave(y).area_km2 - chave(x).area_km2 || x.localeCompare(y))
+  const municipios = ordemIbge.slice(0, MAX_MUNICIPIOS).map((ibge) => {
     const m = municipioObjeto(d, ibge)
-    return { ibge: m.ibge, municipio: m.municipio, uf: m.uf, microrregiao: m.microrregiao, estabelecimentos_ativos: n, desde_corte: m.desde_corte, janelas: m.janelas, por_bioma: m.por_bioma, ranking: m.ranking }
+    return { ibge: m.ibge, municipio: m.municipio, uf: m.uf, microrregiao: m.microrregiao, estabelecimentos_ativos: porMunicipio.get(ibge)!, desde_corte: m.desde_corte, janelas: m.janelas, por_bioma: m.por_bioma, ranking: m.ranking }
   })
-  municipios.sort(ordem)
-  const codigos = [...new Set(municipios.map((m) => m.microrregiao?.codigo).filter((c): c is string => !!c))]
+  const areaDesm = (x: { desde_corte: { area_desmatamento_km2: number; area_km2: number } }) => x.desde_corte.area_desmatamento_km2
+  const ordem = (x: { codigo: string; desde_corte: { area_desmatamento_km2: number; area_km2: number } }, y: typeof x) =>
+    areaDesm(y) - areaDesm(x) || y.desde_corte.area_km2 - x.desde_corte.area_km2 || x.codigo.localeCompare(y.codigo)
+  const codigos = [...new Set(ordemIbge.map((ibge) => chave(ibge).microrregiao).filter((c): c is string => !!c))]
   const regioes = codigos
     .map((c) => d.regiao.get(c))
     .filter((r): r is { corpo: Uint8Array } => !!r)
     .map((r) => JSON.parse(text.decode(r.corpo)) as Out<typeof Regiao>)
     .sort(ordem)
-  const comAlertas = municipios.filter((m) => m.desde_corte.alertas > 0)
+  const comAlertas = ordemIbge.filter((ibge) => chave(ibge).alertas > 0).length
   const pior = municipios.find((m) => m.desde_corte.area_desmatamento_km2 > 0)
   return {
     cnpj,
     empresa,
     estabelecimentos_ativos: ativos,
     estabelecimentos,
-    municipios: municipios.slice(0, MAX_MUNICIPIOS),
-    total_municipios: municipios.length,
+    municipios,
+    total_municipios: ordemIbge.length,
     regioes: regioes.slice(0, MAX_MUNICIPIOS),
     sem_municipio: semMunicipio.slice(0, MAX_ESTABELECIMENTOS),
     resumo: {
-      municipios_com_alertas: comAlertas.length,
-      area_desmatamento_km2: round4(municipios.reduce((n, m) => n + m.desde_corte.area_desmatamento_km2, 0)),
+      municipios_com_alertas: comAlertas,
+      area_desmatamento_km2: round4(ordemIbge.reduce((n, ibge) => n + chave(ibge).area_desmatamento_km2, 0)),
       pior_municipio: pior ? { ibge: pior.ibge, municipio: pior.municipio, uf: pior.uf, area_desmatamento_km2: pior.desde_corte.area_desmatamento_km2 } : null,
       regioes_com_alertas: regioes.filter((r) => r.desde_corte.alertas > 0).length,
     },

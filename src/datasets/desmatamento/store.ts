@@ -16,6 +16,10 @@ export interface MunicipioInfo {
   nome: string | null
   uf: string | null
   microrregiao: string | null
+  /** Since the cut-off, as answered. */
+  alertas: number
+  area_km2: number
+  area_desmatamento_km2: number
 }
 
 export interface DesmatamentoFiles {
@@ -49,9 +53,10 @@ export function openDesmatamentoFiles(dir: string): DesmatamentoFiles {
   try {
     const municipios = new Map<string, MunicipioInfo>()
     const porTom = new Map<string, string>()
-    for (const r of db.query<{ ibge: string } & MunicipioInfo, []>('SELECT ibge, tom, nome, uf, microrregiao FROM municipios').all()) {
-      municipios.set(r.ibge, { tom: r.tom, nome: r.nome, uf: r.uf, microrregiao: r.microrregiao })
-      if (r.tom) porTom.set(r.tom, r.ibge)
+    for (const r of db.query<{ ibge: string } & MunicipioInfo, []>('SELECT ibge, tom, nome, uf, microrregiao, alertas, area_km2, area_desmatamento_km2 FROM municipios').all()) {
+      const { ibge, ...info } = r
+      municipios.set(ibge, info)
+      if (r.tom) porTom.set(r.tom, ibge)
     }
     const ref = resumo(db, 'referencia') as { referencia: string; dias: number }
     const fonte = resumo(db, 'fonte')

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ROUTES } from '../../src/app'
 import { PLANNED } from '../../src/datasets/planned'
+import { DATASETS } from '../../src/datasets/registry'
 import { get, testApp } from '../helpers'
 
 const { app } = await testApp()

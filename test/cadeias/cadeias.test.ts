@@ -215,6 +215,16 @@ describe('routes', () => {
     }
   })
 
+  test('with payments on: the chains and the brasil pack answer 402 with their price and nothing is served; the samples are free', async () => {
+    const { app: paid } = await testApp({ free: false, payTo: '0x000000000000000000000000000000000000dEaD', facilitatorUrl: 'http://127.0.0.1:9' })
+    apps.push(paid)
+    for (const [path, price] of [...CHAINS.map((c) => [`/v1/cadeias/${c}`, 0.05] as const), ['/v1/pacotes/brasil', 0.09] as const]) {
+      const r = await get(paid, path)
+      expect([path, r.status, r.body.erro.codigo, r.body.preco_usd, r.body.elos, r.headers.get('payment-required') !== null]).toEqual([path, 402, 'pagamento_exigido', price, undefined, true])
+    }
+    for (const path of ['/v1/cadeias/amostra', '/v1/pacotes/amostra']) expect((await get(paid, path)).status).toBe(200)
+  })
+
   test('every answer seen above recomputes from its links and rule alone', () => {
     expect(seen.length).toBeGreaterThanOrEqual(12)
     for (const b of seen) recalcular(b)

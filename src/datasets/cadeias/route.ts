@@ -20,8 +20,10 @@ export function perSecond(name: string, build: (ctx: AppContext) => Promise<unkn
     const hit = m.get(name)
     if (hit && hit.second === second) return hit.body
     const body = build(ctx).then((b) => new JsonText(Buffer.from(JSON.stringify(b))))
-    // A failed build is not kept: the next request tries again.
-    body.catch(() => m!.delete(name))
+    // A failed build is not kept: the next request tries again (unless a newer build took its place).
+    body.catch(() => {
+      if (m!.get(name)?.body === body) m!.delete(name)
+    })
     m.set(name, { second, body })
     return body
   }

@@ -17,7 +17,9 @@ function brasilPorSegundo(ctx: AppContext, request: Request, baseUrl: string): P
   const hit = built.get(ctx)
   if (hit && hit.second === second) return hit.body
   const body = service.brasil(ctx, request, baseUrl)
-  body.catch(() => built.delete(ctx))
+  body.catch(() => {
+    if (built.get(ctx)?.body === body) built.delete(ctx)
+  })
   built.set(ctx, { second, body })
   return body
 }

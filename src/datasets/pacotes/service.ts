@@ -31,7 +31,12 @@ async function executar(r: RouteDef, ctx: AppContext, request: Request, baseUrl:
   try {
     const query = r.query ? r.query.parse({}) : {}
     const tempo = new Promise<'tempo'>((resolve) => (timer = setTimeout(() => resolve('tempo'), tempoMs)))
-    const out = await Promise.race([Promise.resolve().then(() => r.handler({ params: {}, query, request, baseUrl, ctx })), tempo])
+    // The part sees a request for its own path (no handler reads it today; one that builds links would get them right).
+    let propria = request
+    try {
+      propria = new Request(`${baseUrl}${r.path}`, { headers: request.headers })
+    } catch {}
+    const out = await Promise.race([Promise.resolve().then(() => r.handler({ params: {}, query, request: propria, baseUrl, ctx })), tempo])
     if (out === 'tempo') return falha(null, 'tempo_esgotado', `a parte não respondeu em ${tempoMs / 1000} s; o pacote seguiu sem ela`)
     // In tests (checkResponses) each part is held to its own route's schema, as if called alone.
     if (ctx.checkResponses) r.response.parse(out instanceof JsonText ? out.parse() : out)

@@ -70,6 +70,12 @@ end`)
   return { ...r, rps: Math.round(r.requests / r.seconds) }
 }
 
+/** CPU seconds (user + system) a process has used so far (/proc; 100 ticks a second). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 /** Sequential requests, one at a time: latency with no queue. */
 async function alone(base: string, paths: string[]) {
   const times: number[] = []
@@ -89,9 +95,10 @@ async function startServer(data: string, processes: number) {
     const port = 42000 + Math.floor(Math.random() * 9000)
     const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'pipe' })
     const base = `http://127.0.0.1:${port}`
+    const pid = proc.pid
     // The machine is shared: starting can take a while; a port taken by another run means another try.
     for (let i = 0; i < 2400 && proc.exitCode === null; i++) {
-      if (await fetch(`${base}/v1/desmatamento/municipio/1500602`).then((r) => r.ok).catch(() => false)) return { base, stop: async () => { proc.kill(); await proc.exited } }
+      if (await fetch(`${base}/v1/desmatamento/municipio/1500602`).then((r) => r.ok).catch(() => false)) return { base, pid, stop: async () => { proc.kill(); await proc.exited } }
       await Bun.sleep(25)
     }
     proc.kill()
@@ -174,7 +181,14 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
     // in reverse order; the figures are the means of the two runs of each.
     for (const connections of levels) {
       const first = new Map<string, WrkResult>()
-      for (const [name, paths] of routes) first.set(name, await wrk(server.base, paths, connections))
+      // With one server process, its CPU per answer: a figure the other processes on the machine move little.
+      const cpu = new Map<string, number>()
+      for (const [name, paths] of routes) {
+        const before = processes === 1 ? cpuOf(server.pid) : 0
+        const r = await wrk(server.base, paths, connections)
+        if (processes === 1) cpu.set(name, ((cpuOf(server.pid) - before) * 1e6) / r.requests)
+        first.set(name, r)
+      }
       const b1 = await bareBun(processes, connections)
       const b2 = await bareBun(processes, connections)
       const second = new Map<string, WrkResult>()
@@ -184,7 +198,8 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
       for (const [name] of routes) {
         const [x, y] = [first.get(name)!, second.get(name)!]
         const rps = Math.round((x.rps + y.rps) / 2)
-        console.log(`  ${name}: ${rps} req/s (${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro; ${x.rps} e ${y.rps}), p50 ${fmt((x.p50 + y.p50) / 2)} ms, p99 ${fmt((x.p99 + y.p99) / 2)} ms (${fmt(x.p99)} e ${fmt(y.p99)}), erros ${x.errors + y.errors + x.non2xx + y.non2xx}`)
+        const perAnswer = cpu.has(name) ? `, CPU do servidor ${cpu.get(name)!.toFixed(0)} µs por resposta` : ''
+        console.log(`  ${name}: ${rps} req/s (${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro; ${x.rps} e ${y.rps}), p50 ${fmt((x.p50 + y.p50) / 2)} ms, p99 ${fmt((x.p99 + y.p99) / 2)} ms (${fmt(x.p99)} e ${fmt(y.p99)}), erros ${x.errors + y.errors + x.non2xx + y.non2xx}${perAnswer}`)
       }
       console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s (${b1.rps} e ${b2.rps}), p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
     }

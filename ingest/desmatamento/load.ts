@@ -3,7 +3,7 @@
 // file with every municipality's answer whole; checked (both biomes present, a reference date,
 // alerts since the cut-off) and swapped in with its manifest. Any failure leaves the data in use.
 import { Database } from 'bun:sqlite'
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { BIOMAS, CLASSES, CORTE, DATASET, DB_FILE, FORMAT, JANELAS, MAX_DIAS, MAX_LIMITE, PRIMEIRO_DIA, SCHEMA, UFS, type Bioma, type DesmatamentoManifest } from '../../src/datasets/desmatamento/layout'
 import type { SourceRecord } from '../../src/core/stores/snapshot-layout'
@@ -73,6 +73,7 @@ async function recognize(dir: string): Promise<Found> {
 
 export async function desmatamentoSourceHashes(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>()
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new BuildError(`pasta não encontrada: ${dir}`)
   for (const name of readdirSync(dir).sort()) if (/\.(zip|csv)$/i.test(name) && statSync(join(dir, name)).isFile()) out.set(name, await sha256File(join(dir, name)))
   return out
 }

@@ -146,7 +146,8 @@ describe('the Receita\'s municipality table', () => {
 })
 
 describe('what is refused (the data in use stays)', () => {
-  test('a biome missing, two zips of one biome, a second CSV', async () => {
+  test('a folder that is not there; a biome missing, two zips of one biome, a second CSV', async () => {
+    await refused('/nao/existe', 'pasta não encontrada: /nao/existe')
     let dir = copySample()
     rmSync(join(dir, CERRADO_ZIP))
     await refused(dir, /^falta em .*: o zip do DETER Cerrado \(deter-cerrado-nb\)$/)

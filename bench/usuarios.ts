@@ -1,0 +1,205 @@
+// For the users' features: (1) `dadosbr exportar cnpj` on a synthetic registry in the real format
+// (wall, CPU, peak RSS, Parquet size, largest file) and DuckDB reading it back; (2) the cost of
+// /metrics on the lookup benchmark: /v1/cnpj/situacao under wrk with metrics on and off, alternated,
+// in the same run, beside a bare Bun server.
+// `bun bench/usuarios.ts [--empresas 10000000] [--work DIR] [--reuse] [--segundos 10] [--so-metricas]`
+import { DuckDBInstance } from '@duckdb/node-api'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
+/** 10 M companies: the largest the shared disk allows next to the others' work (dump + build + Parquet ~10 GB; the national size needs ~80 GB). */
+const companies = Number(opt('--empresas', '10000000'))
+const work = resolve(opt('--work', '/tmp/dadosbr-bench-usuarios'))
+const seconds = Number(opt('--segundos', '10'))
+const reuse = args.includes('--reuse')
+const metricsOnly = args.includes('--so-metricas')
+const bun = process.execPath
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+const data = join(work, 'data')
+const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`
+const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`
+
+function machineLoad(): string {
+  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
+  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
+}
+
+/** Resident memory of a process tree (bytes) and its CPU seconds (user + system, children included once they are reaped). */
+function treeRss(pid: number): number {
+  let total = 0
+  try {
+    total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += treeRss(Number(child))
+  } catch {}
+  return total
+}
+
+async function measured(cmd: string[], env: Record<string, string> = {}) {
+  const started = performance.now()
+  const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...env } })
+  let peak = 0
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(proc.pid))), 200)
+  await proc.exited
+  clearInterval(sampler)
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')} saiu com ${proc.exitCode}`)
+  const usage = proc.resourceUsage()
+  return { seconds: (performance.now() - started) / 1000, cpu: usage ? Number(usage.cpuTime.total) / 1e6 : NaN, peak }
+}
+
+function sizeOf(path: string): { bytes: number; files: number; largest: number } {
+  const st = statSync(path)
+  if (!st.isDirectory()) return { bytes: st.size, files: 1, largest: st.size }
+  let bytes = 0, files = 0, largest = 0
+  for (const entry of readdirSync(path)) {
+    const s = sizeOf(join(path, entry))
+    bytes += s.bytes
+    files += s.files
+    largest = Math.max(largest, s.largest)
+  }
+  return { bytes, files, largest }
+}
+
+async function wrk(base: string, paths: string[], connections = 32) {
+  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect + e.read + e.write + e.timeout, e.status))
+end`)
+  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  rmSync(script)
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+  if (!line) throw new Error(`wrk sem resultado: ${out}`)
+  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; errors: number; non2xx: number }
+  return { rps: Math.round(r.requests / r.seconds), p50: r.p50, p99: r.p99, falhas: r.errors + r.non2xx }
+}
+
+async function startServer(flags: string[]) {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'error', '--pre-leitura', '0', ...flags], { stderr: 'ignore' })
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break
+    await Bun.sleep(100)
+  }
+  await Bun.sleep(1500) // the extra process joins the port once it has opened the data
+  return { base, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
+}
+
+async function bareBun() {
+  const port = 41000 + Math.floor(Math.random() * 10000)
+  const proc = Bun.spawn([bun, '-e', `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
+  await Bun.sleep(400)
+  try {
+    return await wrk(`http://127.0.0.1:${port}`, ['/'])
+  } finally {
+    proc.kill()
+  }
+}
+
+console.log(`bench/usuarios.ts ${new Date().toISOString()}: ${companies.toLocaleString('pt-BR')} empresas sintéticas em ${work}; ${machineLoad()}`)
+if (!wrkMissing()) console.log('wrk: ok')
+
+function wrkMissing(): boolean {
+  if (Bun.which('wrk')) return false
+  console.log('wrk não instalado (apt-get install -y wrk): a medida de /metrics sob carga fica de fora')
+  return true
+}
+
+if (!reuse && !metricsOnly) {
+  rmSync(work, { recursive: true, force: true })
+  const dump = join(work, 'dump', '2026-08')
+  const synth = await measured([bun, CLI, 'synth', 'cnpj', '--saida', dump, '--empresas', String(companies), '--quiet'])
+  console.log(`dump sintético: ${synth.seconds.toFixed(0)} s, ${gb(sizeOf(dump).bytes)} de zips`)
+  const ingest = await measured([bun, CLI, 'ingest', 'cnpj', '--from', dump, '--data', data, '--quiet'])
+  console.log(`ingest cnpj: ${ingest.seconds.toFixed(0)} s, pico ${gb(ingest.peak)}`)
+  rmSync(join(work, 'dump'), { recursive: true, force: true })
+}
+
+if (!metricsOnly) {
+  const build = join(data, 'cnpj', 'current')
+  const manifest = JSON.parse(readFileSync(join(build, 'manifest.json'), 'utf8'))
+  const duck = sizeOf(join(build, 'cnpj.duckdb')).bytes
+  const out = join(work, 'parquet')
+  rmSync(out, { recursive: true, force: true })
+  const exp = await measured([bun, CLI, 'exportar', 'cnpj', '--saida', out, '--data', data, '--quiet'])
+  const pq = sizeOf(join(out, 'cnpj'))
+  const est = sizeOf(join(out, 'cnpj', 'estabelecimentos'))
+  console.log(`exportar cnpj (${Object.entries(manifest.linhas).filter(([k]) => ['empresas', 'estabelecimentos', 'socios', 'simples'].includes(k)).map(([k, v]) => `${k} ${Number(v).toLocaleString('pt-BR')}`).join(', ')}):`)
+  console.log(`  ${exp.seconds.toFixed(1)} s de relógio, ${exp.cpu.toFixed(1)} s de CPU, pico de RSS ${mb(exp.peak)}; ${machineLoad()}`)
+  console.log(`  Parquet ${gb(pq.bytes)} em ${pq.files} arquivos (maior ${mb(pq.largest)}; estabelecimentos ${gb(est.bytes)}), contra cnpj.duckdb ${gb(duck)}`)
+  const conn = await (await DuckDBInstance.create(':memory:')).connect()
+  const q = async (label: string, sql: string) => {
+    const t = performance.now()
+    const rows = (await conn.runAndReadAll(sql)).getRows()
+    console.log(`  DuckDB sobre o Parquet, ${label}: ${((performance.now() - t) / 1000).toFixed(2)} s (${rows.length} linhas)`)
+  }
+  await q('ativos por UF', `SELECT uf, count(*) FROM read_parquet('${out}/cnpj/estabelecimentos/*/*.parquet', hive_partitioning = true) WHERE situacao = '02' GROUP BY uf`)
+  const cnae = (await conn.runAndReadAll(`SELECT cnae_principal FROM read_parquet('${out}/cnpj/estabelecimentos/uf=AC/*.parquet') GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)).getRows()[0]?.[0]
+  await q(`ativos de um CNAE (${cnae}) com a razão social`, `SELECT e.cnpj, m.razao_social FROM read_parquet('${out}/cnpj/estabelecimentos/*/*.parquet', hive_partitioning = true) e JOIN read_parquet('${out}/cnpj/empresas/*.parquet') m USING (cnpj_basico) WHERE e.cnae_principal = '${cnae}' AND e.situacao = '02'`)
+  await q('uma UF (lê só a pasta uf=SP)', `SELECT count(*) FROM read_parquet('${out}/cnpj/estabelecimentos/*/*.parquet', hive_partitioning = true) WHERE uf = 'SP'`)
+}
+
+if (!wrkMissing() && existsSync(join(data, 'cnpj', 'current'))) {
+  // CNPJs that exist, spread over the registry: each request a lookup of the card store.
+  const conn = await (await DuckDBInstance.create(join(data, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })).connect()
+  const cnpjs = (await conn.runAndReadAll(`SELECT cnpj FROM estabelecimentos USING SAMPLE 5000 ROWS`)).getRows().map((r) => `/v1/cnpj/situacao/${r[0]}`)
+  conn.closeSync()
+  // In-process first: the server's own CPU per request with and without metrics, no network nor load generator in between.
+  {
+    const { createApp } = await import('../src/app')
+    const { loadConfig } = await import('../src/core/config')
+    const { createLogger } = await import('../src/core/log')
+    const apps = { on: await createApp(loadConfig({ free: true, dataDir: data, metrics: '1', prewarm: '0' }, {}), { log: createLogger('silent') }), off: await createApp(loadConfig({ free: true, dataDir: data, metrics: '0', prewarm: '0' }, {}), { log: createLogger('silent') }) }
+    const requests = cnpjs.map((p) => `http://localhost${p}`)
+    const perRequest = async (mode: 'on' | 'off', n: number) => {
+      const t = performance.now()
+      for (let i = 0; i < n; i++) await (await apps[mode].handle(new Request(requests[i % requests.length]!))).arrayBuffer()
+      return ((performance.now() - t) * 1000) / n
+    }
+    await perRequest('on', 20_000)
+    await perRequest('off', 20_000)
+    const us: Record<'on' | 'off', number[]> = { on: [], off: [] }
+    for (let round = 0; round < 6; round++) for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) us[mode].push(await perRequest(mode, 50_000))
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+    console.log(`\n/metrics, no processo (app.handle, /v1/cnpj/situacao, 6 rodadas de 50 000 alternadas): ligadas ${median(us.on).toFixed(2)} µs/pedido, desligadas ${median(us.off).toFixed(2)} µs/pedido (medianas; rodadas ligadas ${us.on.map((x) => x.toFixed(2)).join(' ')}, desligadas ${us.off.map((x) => x.toFixed(2)).join(' ')}); ${machineLoad()}`)
+    for (const a of Object.values(apps)) await a.close()
+  }
+  console.log(`\n/metrics no caminho das consultas: /v1/cnpj/situacao com ${cnpjs.length} CNPJs, wrk -t2 -c32 ${seconds} s, 2 processos (o padrão aqui), alternando com e sem métricas:`)
+  const rounds: { on: Awaited<ReturnType<typeof wrk>>[]; off: Awaited<ReturnType<typeof wrk>>[] } = { on: [], off: [] }
+  for (let round = 0; round < 4; round++)
+    for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      const server = await startServer(['--metricas', mode === 'on' ? '1' : '0'])
+      try {
+        await wrk(server.base, cnpjs.slice(0, 500), 8) // warm-up
+        const r = await wrk(server.base, cnpjs)
+        rounds[mode].push(r)
+        console.log(`  métricas ${mode === 'on' ? 'ligadas ' : 'desligadas'}: ${r.rps} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, falhas ${r.falhas}; ${machineLoad()}`)
+        if (mode === 'on') {
+          const scraped = await (await fetch(`${server.base}/metrics`)).text()
+          const count = scraped.split('\n').filter((l) => l.startsWith('dadosbr_http_requests_total{rota="/v1/cnpj/situacao/{cnpj}",status="200"}'))[0]
+          console.log(`    raspagem: ${count}`)
+          const t = performance.now()
+          for (let i = 0; i < 20; i++) await (await fetch(`${server.base}/metrics`)).text()
+          console.log(`    uma raspagem de /metrics: ${((performance.now() - t) / 20).toFixed(2)} ms`)
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+  const on = mean(rounds.on.map((r) => r.rps)), off = mean(rounds.off.map((r) => r.rps))
+  const bare = await bareBun()
+  console.log(`  média: ligadas ${on.toFixed(0)} req/s, desligadas ${off.toFixed(0)} req/s (${(((on - off) / off) * 100).toFixed(1)} %); Bun puro ${bare.rps} req/s na mesma rodada`)
+}

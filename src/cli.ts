@@ -76,11 +76,13 @@ export async function main(argv: string[]): Promise<number> {
     const command = await load()
     return await command(rest)
   } catch (err) {
+    // DADOSBR_LOG_FORMATO=json makes this last line a JSON object too (an unknown value falls back to text here).
+    const line = (await import('./core/log')).lineWriter(name, process.env.DADOSBR_LOG_FORMATO === 'json' ? 'json' : 'texto')
     if (err instanceof UsageError) {
-      process.stderr.write(`dadosbr ${name}: ${err.message}\n`)
+      line(`dadosbr ${name}: ${err.message}`, 'error')
       return 2
     }
-    process.stderr.write(`dadosbr ${name}: ${err instanceof Error ? err.message : String(err)}\n`)
+    line(`dadosbr ${name}: ${err instanceof Error ? err.message : String(err)}`, 'error')
     return 1
   }
 }

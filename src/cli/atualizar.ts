@@ -2,7 +2,7 @@
 // CI, tests), into the same copies the server serves. Each source is named by itself or by its
 // dataset; without names, every one. Exit 1 when any refresh failed (its last good copy stays).
 import { FeedRunner, type FeedDef } from '../core/feeds/feed'
-import { createLogger } from '../core/log'
+import { createLogger, lineWriter, logFormatFrom } from '../core/log'
 import { upstreamHelp } from '../core/upstream'
 import { DATASETS } from '../datasets/registry'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
@@ -40,7 +40,7 @@ export async function atualizar(argv: string[]): Promise<number> {
   }) : FEEDS
   const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
   const runner = new FeedRunner(FEEDS, { dataDir, log: createLogger('silent') })
-  const out = (l: string) => process.stderr.write(`${l}\n`)
+  const out = lineWriter('atualizar', logFormatFrom(undefined))
   let failed = 0
   for (const feed of [...new Set(chosen)]) {
     const keys = [...new Set([...(feed.defaultKeys ?? ['']), ...runner.keysOnDisk(feed.name)])]

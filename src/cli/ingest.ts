@@ -4,6 +4,7 @@ import { coresFlag } from '../../ingest/cnpj/command'
 import { buildIndexFromParts } from '../../ingest/cnpj/search-index'
 import { synthCnpj } from '../../ingest/cnpj/synth'
 import { INGESTS, ingestNamed, type IngestDataset } from '../../ingest/registry'
+import { lineWriter, logFormatFrom } from '../core/log'
 import { exitWhenOrphaned } from '../core/self'
 import { upstreamHelp } from '../core/upstream'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
@@ -41,9 +42,11 @@ export async function ingest(argv: string[]): Promise<number> {
     process.stdout.write(dataset ? datasetHelp(dataset) : INGEST_HELP)
     return help ? 0 : 2
   }
-  const log = (l: string) => process.stderr.write(`${l}\n`)
+  // DADOSBR_LOG_FORMATO=json: each line a JSON object, and no progress bars (they are not log lines).
+  const format = logFormatFrom(undefined)
+  const log = lineWriter('ingest', format)
   for (const w of warnings) log(`dadosbr ingest: ${w}`)
-  const ctx = { flags, dataDir: String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data'), quiet: Boolean(flags['--quiet']), log }
+  const ctx = { flags, dataDir: String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data'), quiet: Boolean(flags['--quiet']) || format === 'json', log }
   if (!dataset) {
     if (flags['--amostra']) {
       for (const d of INGESTS) log(await d.sample(ctx, Boolean(flags['--se-preciso'])))

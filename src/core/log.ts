@@ -90,10 +90,10 @@ export function logFormatFrom(flag: unknown, env: Record<string, string | undefi
  * The plain one-line messages of the batch commands (ingest, atualizar, exportar): as they are in
  * the text format, or each wrapped as a JSON line ({"time","level","msg","comando"}) in json.
  */
-export function lineWriter(command: string, format: LogFormat, write: (line: string) => void = (l) => process.stderr.write(l + '\n')): (line: string) => void {
+export function lineWriter(command: string, format: LogFormat, write: (line: string) => void = (l) => process.stderr.write(l + '\n')): (line: string, level?: 'info' | 'warn' | 'error') => void {
   if (format === 'texto') return (line) => write(scrub(line))
-  return (line) => {
-    const level = /\b(falhou|erro|falha)\b/i.test(line) ? 'error' : /^aviso\b|\baviso:/i.test(line) ? 'warn' : 'info'
+  return (line, given) => {
+    const level = given ?? (/\b(falhou|erro|falha)\b/i.test(line) ? 'error' : /^aviso\b|\baviso:/i.test(line) ? 'warn' : 'info')
     write(JSON.stringify({ time: new Date().toISOString(), level, msg: scrub(line), comando: command }))
   }
 }

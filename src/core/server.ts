@@ -8,6 +8,7 @@ import { pathPattern, routerPath, type RouteDef } from './route'
 import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 
 export const MAX_URL_BYTES = 8192
+const ROUTE_LABEL = Symbol('rota das métricas')
 
 /** CORS: a browser client must read the 402 challenge and send the signed payment back (NOTES §2). */
 const CORS_HEADERS = {
@@ -88,8 +89,14 @@ export function baseUrlOf(ctx: AppContext, request: Request): string {
 
 export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null, metrics: Metrics | null = null): Server {
   const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path), ...(metrics ? ['/metrics'] : [])].map(pathPattern)
-  /** The metrics label of the route that answered a request (by the request object the router saw); absent: no route matched. */
-  const answeredBy = new WeakMap<Request, number>()
+  /**
+   * The metrics label of the route that answered a request, kept on the request object the router
+   * saw (absent: no route matched). A symbol property costs nothing measurable; a WeakMap cost 0.2-0.3 µs a request.
+   */
+  const answeredBy = {
+    set: (request: Request, label: number) => ((request as unknown as Record<symbol, number>)[ROUTE_LABEL] = label),
+    get: (request: Request) => (request as unknown as Record<symbol, number | undefined>)[ROUTE_LABEL],
+  }
   const unmatched = metrics?.indexOf(UNMATCHED) ?? 0
   const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
 

@@ -86,6 +86,8 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
     const fd = openSync(path, 'w+', 0o600)
     ftruncateSync(fd, bytes)
     closeSync(fd)
+    // Gone with the process even when the app is never closed (tests, a crash that still runs exit handlers).
+    process.once('exit', () => rmSync(path, { force: true }))
   }
   const mapped = Bun.mmap(path, { shared: true })
   if (mapped.byteLength < bytes) throw new Error(`arquivo de métricas ${path} menor que o esperado (outra versão do dadosbr?)`)
@@ -220,7 +222,15 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
 export function processMetrics(labels: string[], env: Record<string, string | undefined> = process.env): Metrics {
   const slot = Number(env.DADOSBR_PROCESSO ?? 0)
   const extra = Number.isInteger(slot) && slot > 0 && env[METRICS_FILE_ENV]
-  const metrics = createMetrics(labels, extra ? { slot, file: env[METRICS_FILE_ENV] } : {})
+  if (extra) {
+    try {
+      return createMetrics(labels, { slot, file: env[METRICS_FILE_ENV] })
+    } catch (err) {
+      // The file was removed under a running server (a /tmp cleaner): this process counts on its own rather than not start.
+      process.stderr.write(`dadosbr: métricas do processo ${slot} fora do arquivo comum (${(err as Error).message}); /metrics respondido por ele mostra só os seus pedidos\n`)
+    }
+  }
+  const metrics = createMetrics(labels)
   if (!extra) env[METRICS_FILE_ENV] = metrics.file
   return metrics
 }

@@ -67,6 +67,18 @@ export interface MetricsOptions {
   now?: () => number
 }
 
+/** Files this process created, removed at exit even when their app is never closed (tests, a crash that still runs exit handlers). */
+const ownFiles = new Set<string>()
+let exitHook = false
+function removeAtExit(path: string): void {
+  ownFiles.add(path)
+  if (exitHook) return
+  exitHook = true
+  process.once('exit', () => {
+    for (const f of ownFiles) rmSync(f, { force: true })
+  })
+}
+
 /**
  * Metrics over `labels` (the route templates, static paths and UNMATCHED, in a fixed order every
  * process of one server computes the same way from the same route table).
@@ -86,8 +98,7 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
     const fd = openSync(path, 'w+', 0o600)
     ftruncateSync(fd, bytes)
     closeSync(fd)
-    // Gone with the process even when the app is never closed (tests, a crash that still runs exit handlers).
-    process.once('exit', () => rmSync(path, { force: true }))
+    removeAtExit(path)
   }
   const mapped = Bun.mmap(path, { shared: true })
   if (mapped.byteLength < bytes) throw new Error(`arquivo de métricas ${path} menor que o esperado (outra versão do dadosbr?)`)
@@ -210,7 +221,10 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
 
     close() {
       mine[0] = 0
-      if (owner) rmSync(path, { force: true })
+      if (owner) {
+        rmSync(path, { force: true })
+        ownFiles.delete(path)
+      }
     },
   }
 }

@@ -126,6 +126,17 @@ describe('/v1/pacotes/brasil', () => {
     expect(logs.some((l) => l.includes('falha interna numa parte do pacote') && l.includes('/v1/novo/quebra'))).toBe(true)
   })
 
+  test('a dataset\'s own pack added later is listed by /v1/pacotes/amostra with the routes its answer names, and is not a part of brasil', () => {
+    const pacote = defineRoute({ path: '/v1/novo/pacote', dataset: 'novo', summary: 'Série e falha numa chamada', price: 0.004, response: z.object({ serie: z.any(), falha: z.any(), indisponiveis: z.array(z.string()) }), errors: [], handler: () => ({}) })
+    const ctx = withNew(app.ctx, [route('/v1/novo/serie', () => ({})), route('/v1/novo/falha', () => ({})), route('/v1/novo/outra', () => ({})), pacote])
+    const cat = catalogo(ctx)
+    expect(cat.map((p) => p.rota)).toEqual(['/v1/pacotes/brasil', '/v1/commodities/pacote', '/v1/mercado/pacote', '/v1/novo/pacote'])
+    expect(cat[3]).toMatchObject({ preco: 0.004, quantidade: 2, soma_das_partes: 0.006, economia: 0.002, economia_pct: 33.3, descricao: 'Série e falha numa chamada' })
+    expect(cat[3]!.partes.map((p) => p.nome)).toEqual(['serie', 'falha'])
+    expect(cat[0]!.partes.map((p) => p.rota)).not.toContain('/v1/novo/pacote')
+    expect(cat[0]!.partes.map((p) => p.rota).slice(14)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/outra'])
+  })
+
   test('on an empty data directory: the parts whose base is not built are listed with their 503, the feed parts served with fonte_indisponivel', async () => {
     const r = await get(empty, '/v1/pacotes/brasil')
     expect(r.status).toBe(200)

@@ -62,7 +62,7 @@ function sizeOf(path: string): { bytes: number; files: number; largest: number }
   return { bytes, files, largest }
 }
 
-async function wrk(base: string, paths: string[], connections = 32) {
+async function wrk(base: string, paths: string[], connections = 32, duration = seconds) {
   const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
   writeFileSync(script, `
 local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
@@ -75,7 +75,7 @@ done = function(summary, latency, requests)
     summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     e.connect + e.read + e.write + e.timeout, e.status))
 end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${duration}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(proc.stdout).text()
   await proc.exited
   rmSync(script)
@@ -176,30 +176,31 @@ if (!wrkMissing() && existsSync(join(data, 'cnpj', 'current'))) {
     console.log(`\n/metrics, no processo (app.handle, /v1/cnpj/situacao, 6 rodadas de 50 000 alternadas): ligadas ${median(us.on).toFixed(2)} µs/pedido, desligadas ${median(us.off).toFixed(2)} µs/pedido (medianas; rodadas ligadas ${us.on.map((x) => x.toFixed(2)).join(' ')}, desligadas ${us.off.map((x) => x.toFixed(2)).join(' ')}); ${machineLoad()}`)
     for (const a of Object.values(apps)) await a.close()
   }
-  console.log(`\n/metrics no caminho das consultas: /v1/cnpj/situacao com ${cnpjs.length} CNPJs, wrk -t2 -c32 ${seconds} s, 2 processos (o padrão aqui), alternando com e sem métricas:`)
+  // Both servers up at once, short wrk bursts alternated between them: the shared machine's noise (others'
+  // builds and tests) falls on both alike; the figure is the median of the paired ratios.
+  const bursts = Number(opt('--rajadas', '10'))
+  const burst = Number(opt('--rajada-segundos', '3'))
+  console.log(`\n/metrics sob carga: /v1/cnpj/situacao com ${cnpjs.length} CNPJs, wrk -t2 -c32, ${bursts} rajadas de ${burst} s em cada servidor, alternadas, os dois servidores no ar ao mesmo tempo, 2 processos cada (o padrão aqui):`)
+  const servers = { on: await startServer(['--metricas', '1']), off: await startServer(['--metricas', '0']) }
   const rounds: { on: Awaited<ReturnType<typeof wrk>>[]; off: Awaited<ReturnType<typeof wrk>>[] } = { on: [], off: [] }
-  for (let round = 0; round < 4; round++)
-    for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-      const server = await startServer(['--metricas', mode === 'on' ? '1' : '0'])
-      try {
-        await wrk(server.base, cnpjs.slice(0, 500), 8) // warm-up
-        const r = await wrk(server.base, cnpjs)
-        rounds[mode].push(r)
-        console.log(`  métricas ${mode === 'on' ? 'ligadas ' : 'desligadas'}: ${r.rps} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, falhas ${r.falhas}; ${machineLoad()}`)
-        if (mode === 'on') {
-          const scraped = await (await fetch(`${server.base}/metrics`)).text()
-          const count = scraped.split('\n').filter((l) => l.startsWith('dadosbr_http_requests_total{rota="/v1/cnpj/situacao/{cnpj}",status="200"}'))[0]
-          console.log(`    raspagem: ${count}`)
-          const t = performance.now()
-          for (let i = 0; i < 20; i++) await (await fetch(`${server.base}/metrics`)).text()
-          console.log(`    uma raspagem de /metrics: ${((performance.now() - t) / 20).toFixed(2)} ms`)
-        }
-      } finally {
-        await server.stop()
-      }
-    }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-  const on = mean(rounds.on.map((r) => r.rps)), off = mean(rounds.off.map((r) => r.rps))
+  try {
+    for (const s of Object.values(servers)) await wrk(s.base, cnpjs.slice(0, 500), 8, 3)
+    for (let round = 0; round < bursts; round++)
+      for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) rounds[mode].push(await wrk(servers[mode].base, cnpjs, 32, burst))
+    const scraped = await (await fetch(`${servers.on.base}/metrics`)).text()
+    console.log(`  raspagem: ${scraped.split('\n').find((l) => l.startsWith('dadosbr_http_requests_total{rota="/v1/cnpj/situacao/{cnpj}",status="200"}'))}`)
+    const t = performance.now()
+    for (let i = 0; i < 20; i++) await (await fetch(`${servers.on.base}/metrics`)).text()
+    console.log(`  uma raspagem de /metrics: ${((performance.now() - t) / 20).toFixed(2)} ms`)
+  } finally {
+    for (const s of Object.values(servers)) await s.stop()
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  for (const mode of ['on', 'off'] as const)
+    console.log(`  métricas ${mode === 'on' ? 'ligadas   ' : 'desligadas'}: req/s ${rounds[mode].map((r) => r.rps).join(' ')}; mediana ${median(rounds[mode].map((r) => r.rps))}, p50 ${median(rounds[mode].map((r) => r.p50)).toFixed(2)} ms, p99 ${median(rounds[mode].map((r) => r.p99)).toFixed(2)} ms, falhas ${rounds[mode].reduce((a, r) => a + r.falhas, 0)}`)
+  const ratios = rounds.on.map((r, i) => r.rps / rounds.off[i]!.rps)
+  console.log(`  ligadas/desligadas, rajada a rajada: ${ratios.map((x) => x.toFixed(3)).join(' ')}; mediana ${median(ratios).toFixed(3)}; ${machineLoad()}`)
+  const on = median(rounds.on.map((r) => r.rps)), off = median(rounds.off.map((r) => r.rps))
   const bare = await bareBun()
-  console.log(`  média: ligadas ${on.toFixed(0)} req/s, desligadas ${off.toFixed(0)} req/s (${(((on - off) / off) * 100).toFixed(1)} %); Bun puro ${bare.rps} req/s na mesma rodada`)
+  console.log(`  medianas: ligadas ${on} req/s, desligadas ${off} req/s; Bun puro ${bare.rps} req/s na mesma rodada`)
 }

@@ -5,7 +5,7 @@
 // src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, LENGTH_UNIT, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT, VOCABULARY_MIN_LENGTH } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
@@ -25,27 +25,67 @@ const SCHEMA = {
   empresas: `
     CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, ${FTS_OPTIONS});
     CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
-    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;`,
+    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL) WITHOUT ROWID;`,
   socios: `
     CREATE VIRTUAL TABLE socio_fts USING fts5(nome, ${FTS_OPTIONS});
     CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
-    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;`,
+    CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL) WITHOUT ROWID;`,
 }
 
 /**
- * The indexed words of some names, joined by spaces; the words of VOCABULARY_MIN_LENGTH
- * characters or more also go into `vocabulary` (written to `termo` at the end).
+ * The indexed words of some names, joined by spaces, then one pair token for each unordered pair of
+ * distinct frequent words among them (`frequent`: word -> code; pairToken in layout.ts), then the
+ * `extra` tokens; the words of TERM_MIN_LENGTH characters or more also go into `vocabulary`
+ * (written to `termo` at the end).
  */
-function indexedText(names: string[], vocabulary: Set<string>, extra: (string | null)[] = []): string {
+function indexedText(names: string[], vocabulary: Set<string>, frequent: Map<string, number>, extra: (string | null)[] = []): string {
   const words: string[] = []
+  let codes: number[] | undefined
   for (const name of names)
     if (name)
       for (const w of searchWords(name)) {
         words.push(w)
-        if (w.length >= VOCABULARY_MIN_LENGTH) vocabulary.add(w)
+        if (w.length >= TERM_MIN_LENGTH) vocabulary.add(w)
+        const code = frequent.get(w)
+        if (code !== undefined) (codes ??= []).push(code)
       }
+  if (codes && codes.length > 1) {
+    const distinct = [...new Set(codes)].sort((a, b) => a - b)
+    for (let i = 0; i < distinct.length; i++) for (let j = i + 1; j < distinct.length; j++) words.push(pairToken(distinct[i]!, distinct[j]!))
+  }
   for (const token of extra) if (token) words.push(token)
   return words.join(' ')
+}
+
+/**
+ * The frequent words of an index (layout.ts, pairToken), most frequent first: counted over the
+ * first passes' rows until FREQUENT_SAMPLE_ROWS (a pass is one root partition, a uniform cut of
+ * the registry), each word once per row. A word needs FREQUENT_MIN_SHARE of the sample's rows and
+ * at least 2 of them; ties in word order, so the same dump gives the same codes.
+ */
+async function chooseFrequent(rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[]): Promise<string[]> {
+  const rowsWith = new Map<string, number>()
+  let sampled = 0
+  for (let pass = 0; pass < PARTITIONS && sampled < FREQUENT_SAMPLE_ROWS; pass++) {
+    const partition = rows(pass)
+    if (!partition) continue
+    for await (const batch of partition)
+      for (const row of batch) {
+        sampled++
+        const seen = new Set<string>()
+        for (const name of names(row)) if (name) for (const w of searchWords(name)) seen.add(w)
+        for (const w of seen) rowsWith.set(w, (rowsWith.get(w) ?? 0) + 1)
+      }
+    releaseResults()
+  }
+  const least = Math.max(2, Math.ceil(sampled * FREQUENT_MIN_SHARE))
+  return [...rowsWith]
+    .filter(([, n]) => n >= least)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, MAX_FREQUENT)
+    .map(([w]) => w)
 }
 export type IndexKind = keyof typeof SCHEMA
 
@@ -96,7 +136,8 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * Writes one text index in one pass per root partition (see DOC_KEY_UNIT in layout.ts). `rows(pass)`
  * yields [rank, ...] in rank order and `text(row)` is what the row indexes; a row's rowid is its
  * rank plus its doc key, and its doc row is keyed by the doc key, so each doc table is written in
- * key order. `vocabulary`, filled by `text`, is written to `termo` at the end. FTS5
+ * key order. A row indexes the words of `names(row)`, the pair tokens of its frequent words (chosen
+ * first, from a sample: chooseFrequent) and `filters(row)`; its words go to `termo` at the end. FTS5
  * flushes its pending terms whenever a rowid goes back, once per pass; a 64 MB hash (1 MB by
  * default) makes fewer, larger segments. They are not merged on the way (automerge 0, and no
  * crisis merge below 200 segments of a level): the final merge rewrites each posting once, where
@@ -104,7 +145,16 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * index, measured at 1.1 M establishments (three alternating runs): 6.9-7.9 → 5.9-6.5 CPU-s, file
  * 75 → 69 MB; nationally (28 GB of CSV) 380 → 353 CPU-s.
  */
-async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, text: (row: string[]) => string, vocabulary: Set<string>, doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
+async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
+  // The frequent words first (a sample of the passes), so that every row gets its pair tokens.
+  const frequentWords = await chooseFrequent(rows, names)
+  const frequent = new Map(frequentWords.map((w, code) => [w, code]))
+  db.exec('BEGIN')
+  const insertFrequent = db.prepare('INSERT INTO frequente VALUES (?, ?)')
+  for (const [w, code] of frequent) insertFrequent.run(w, code)
+  db.exec('COMMIT')
+  const vocabulary = new Set<string>()
+  const text = (row: string[]) => indexedText(names(row), vocabulary, frequent, filters(row))
   const bar = progress(kind === 'empresas' ? 'índice de nomes' : 'índice de sócios', total, { unit: 'rows', quiet: options.quiet })
   const fts = kind === 'empresas' ? 'empresa_fts' : 'socio_fts'
   db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('hashsize', ${64 * 1024 * 1024})`)
@@ -167,13 +217,12 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
       FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)`,
       ['rank', 'razao_social', 'nome_fantasia', 'cnae_principal', 'municipio', 'porte', 'cnpj', 'abertura'], 'rank, cnpj')
   }
-  const vocabulary = new Set<string>()
-  const text = (row: string[]) =>
-    indexedText([row[1]!, row[2]!], vocabulary, [filterToken.cnae(row[3]!), filterToken.municipio(row[4]!), filterToken.porte(row[5]!), filterToken.qualquer])
+  const names = (row: string[]) => [row[1]!, row[2]!]
+  const filters = (row: string[]) => [filterToken.cnae(row[3]!), filterToken.municipio(row[4]!), filterToken.porte(row[5]!), filterToken.qualquer]
   // Doc row: CNPJ, opening date as YYYYMMDD.
   const doc = (row: string[]) => [row[6]!, row[7] ? Number(row[7]) : null]
   try {
-    return await writeIndex(db, 'empresas', total, rows, text, vocabulary, doc, options)
+    return await writeIndex(db, 'empresas', total, rows, names, filters, doc, options)
   } finally {
     db.close()
   }
@@ -195,12 +244,11 @@ export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelati
       SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada
       FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico, qualificacao, entrada')
   }
-  const vocabulary = new Set<string>()
-  const text = (row: string[]) => indexedText([row[1]!], vocabulary)
+  const names = (row: string[]) => [row[1]!]
   // Doc row: root, name, qualification code, entry date.
   const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null]
   try {
-    return await writeIndex(db, 'socios', total, rows, text, vocabulary, doc, options)
+    return await writeIndex(db, 'socios', total, rows, names, () => [], doc, options)
   } finally {
     db.close()
   }

@@ -29,6 +29,8 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * hold full CPFs, so it is neither served nor kept by `ingest --se-preciso`.
  * 5: name indexes of normalized words (search-text.ts) with the ascii tokenizer, a prefix index
  * (PREFIX_LENGTHS), a vocabulary table, and filters as private-use characters (filterToken).
+ * Still 5 with the pair tokens (pairToken): a build without its `frequente` table answers the same
+ * searches the plain way, so an older build of 5 is served as it is (slower on common words).
  */
 export const FORMAT = 5
 
@@ -113,6 +115,31 @@ export const PREFIX_LENGTHS = [2, 3, 4] as const
 export const VOCABULARY_MIN_LENGTH = 5
 /** A typed word that begins more indexed words than this is searched by FTS5's own prefix query (correct, slower). */
 export const MAX_PREFIX_EXPANSION = 64
+/**
+ * Words of this length or more go into `termo` (since the pair tokens: before, VOCABULARY_MIN_LENGTH).
+ * A typed word of 2 to 4 characters is still read through the prefix index; `termo` lists what it
+ * begins only so that its frequent words can be paired (pairToken).
+ */
+export const TERM_MIN_LENGTH = 2
+
+/**
+ * Pairs of frequent words (docs/busca.md). A name made of common words (JOAO SILVA SANTOS) is the
+ * AND of long doclists that FTS5 walks inside the rowid range: nationally, most of a search's
+ * cost. Each row also indexes one token per unordered pair of its frequent words, so the AND of two
+ * frequent words reads one short doclist (their pair's) instead of leapfrogging two long ones.
+ * Frequent: a word in at least FREQUENT_MIN_SHARE of the rows of a sample (the first root
+ * partitions, FREQUENT_SAMPLE_ROWS rows at least: partitions are a uniform cut of the roots), the
+ * MAX_FREQUENT most frequent at most; the build stores them in `frequente` (word, code), which the
+ * server reads. A build without that table (before the pairs) is searched as before.
+ * A pair token is one character of Unicode's private use plane 16: no typed name holds one (the
+ * normalization keeps letters and digits) and a one-character token has no prefix-index entry.
+ */
+export const MAX_FREQUENT = 256
+export const FREQUENT_MIN_SHARE = 0.001
+export const FREQUENT_SAMPLE_ROWS = 200_000
+export const pairToken = (a: number, b: number) => String.fromCodePoint(0x100000 + Math.min(a, b) * MAX_FREQUENT + Math.max(a, b))
+/** A query's pair of typed words becomes the OR of at most this many pair tokens (frequent words each begins, multiplied); more: searched as before. */
+export const MAX_PAIR_ALTERNATIVES = 32
 
 /**
  * The per-root tables (estabelecimentos, empresas, socios, simples) are split at ingest into

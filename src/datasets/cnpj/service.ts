@@ -3,7 +3,7 @@ import type { Database } from 'bun:sqlite'
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_RESULT_WINDOW, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
@@ -207,13 +207,66 @@ function wordMatch(index: Database, w: string): string {
   return terms.length === 1 ? `"${terms[0]}"` : `(${terms.map((t) => `"${t}"`).join(' OR ')})`
 }
 
+/** An index's frequent words and their pair codes (table `frequente`); null for a build made before the pairs. */
+const frequentByIndex = new WeakMap<Database, Map<string, number> | null>()
+function frequentWords(index: Database): Map<string, number> | null {
+  let frequent = frequentByIndex.get(index)
+  if (frequent === undefined) {
+    const has = index.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frequente'").get()
+    frequent = has ? new Map((index.query('SELECT t, codigo FROM frequente').values() as [string, number][]).map(([t, c]) => [t, Number(c)])) : null
+    frequentByIndex.set(index, frequent)
+  }
+  return frequent
+}
+
+const quoted = (t: string) => `"${t}"`
+const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`)
+
+/**
+ * The typed words with pair tokens where they help (layout.ts, pairToken), or null when fewer
+ * than two typed words begin a frequent word. A typed word pairs when every indexed word it begins
+ * can be listed (one character: itself; else `termo`, at most MAX_PREFIX_EXPANSION) and some are
+ * frequent (F) — the others (R) are rare. The AND of the paired words is, exactly:
+ *   (every word through its F) OR (some word j through its R, the others through anything),
+ * and "every word through its F" is the AND of consecutive pairs of them (the last paired again
+ * with the one before it when they are odd), each the OR of the pair tokens of their frequent
+ * words (a word both begin: the word itself). Rows hold the pair token of every two distinct
+ * frequent words they have, so this matches the rows the plain AND matches, reading pair doclists
+ * (short) where the plain AND leapfrogs the frequent words' (long) ones.
+ */
+function pairedMatch(index: Database, frequent: Map<string, number>, words: string[]): string | null {
+  const plain: string[] = []
+  const paired: { all: string[]; frequent: string[]; rare: string[] }[] = []
+  for (const w of words) {
+    const all = w.length === 1 ? [w] : (index.query(VOCABULARY).values(w, afterPrefix(w), MAX_PREFIX_EXPANSION + 1) as [string][]).map(([t]) => t)
+    const often = all.length <= MAX_PREFIX_EXPANSION ? all.filter((t) => frequent.has(t)) : []
+    if (!often.length) plain.push(wordMatch(index, w))
+    else paired.push({ all, frequent: often, rare: all.filter((t) => !frequent.has(t)) })
+  }
+  if (paired.length < 2) return null
+  const groups: string[] = []
+  for (let i = 0; i < paired.length; i += 2) {
+    const [a, b] = i + 1 < paired.length ? [paired[i]!, paired[i + 1]!] : [paired[i - 1]!, paired[i]!]
+    if (a.frequent.length * b.frequent.length > MAX_PAIR_ALTERNATIVES) return null
+    const alternatives = new Set<string>()
+    for (const x of a.frequent) for (const y of b.frequent) alternatives.add(quoted(x === y ? x : pairToken(frequent.get(x)!, frequent.get(y)!)))
+    groups.push(anyOf([...alternatives]))
+  }
+  const throughFrequent = groups.join(' AND ')
+  const throughRare = paired.flatMap((p, j) =>
+    p.rare.length ? [[anyOf(p.rare.map(quoted)), ...paired.filter((_, i) => i !== j).map((o) => anyOf(o.all.map(quoted)))].join(' AND ')] : [])
+  const names = throughRare.length ? `((${throughFrequent}) OR ${throughRare.map((e) => `(${e})`).join(' OR ')})` : throughFrequent
+  return [...plain, names].join(' AND ')
+}
+
 /**
  * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
  * gives (the same normalization the index was built with), each one matching the indexed words it
- * begins, all of them required. Text with no word at all, or with ignored words only (legal forms
- * and connectors), is a 400: searching without them would match everything.
+ * begins, all of them required (through pair tokens where two or more typed words begin frequent
+ * words: pairedMatch). Text with no word at all, or with ignored words only (legal forms and
+ * connectors), is a 400: searching without them would match everything.
  */
-export function nameMatch(index: Database, text: string): string {
+export function nameMatch(index: Database, text: string, options: { pairs?: boolean } = {}): string {
   const words = [...new Set(searchWords(text))].slice(0, MAX_WORDS)
   if (!words.length)
     throw new ApiError(
@@ -222,7 +275,9 @@ export function nameMatch(index: Database, text: string): string {
         ? "parâmetro de consulta 'nome': só tem palavras que a busca ignora (formas jurídicas como LTDA, ME, EPP, EIRELI, S.A. e conectivos como DE, DA, DO, E); informe ao menos uma palavra do nome"
         : "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números",
     )
-  return words.map((w) => wordMatch(index, w)).join(' AND ')
+  const frequent = options.pairs === false ? null : frequentWords(index)
+  const paired = frequent && words.length > 1 ? pairedMatch(index, frequent, words) : null
+  return paired ?? words.map((w) => wordMatch(index, w)).join(' AND ')
 }
 
 /** Pages reach the 10000th result at most, as the total is capped there; deeper asks for a narrower search. */

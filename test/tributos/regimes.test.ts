@@ -62,6 +62,29 @@ describe('IndiceAnexos.avaliar', () => {
     expect(regimePrincipal(idx.avaliar('87032310'))).toBe('aliquota_padrao')
   })
 
+  test('Annex XI goods (art. 142): codes no other Annex reduces now get 60%; the most specific reference first', () => {
+    const racoes = idx.avaliar('21069030')
+    expect([regimePrincipal(racoes), itens(racoes.beneficios)]).toEqual(['reducao_60', ['XI/2.10@2106.90.30']])
+    expect(itens(idx.avaliar('87100000').beneficios)).toEqual(['XI/2.2@8710.00.00'])
+    // Both items citing position 87.09 (military and public-security vehicles) reach 8709.11.00.
+    expect(itens(idx.avaliar('87091100').beneficios)).toEqual(['XI/2.1@8709', 'XI/2.3@8709'])
+    expect(itens(idx.avaliar('93062110').beneficios)).toEqual(['XI/2.12@9306.2', 'XI/2.8@9306', 'XI/2.11@9306', 'XI/2.13@9306'])
+    expect(itens(idx.avaliar('85176259').beneficios)).toEqual(['XI/2.22@8517.62.59', 'XI/2.23@8517.62.59', 'XI/2.26@8517.62.59'])
+    expect(itens(idx.avaliar('85176241').beneficios)).toEqual(['XI/2.27@8517.62.4'])
+    // Space vehicles: Annex XI item 2.15 by its full code, then the aircraft of 2.14; the Imposto Seletivo excepts the code.
+    const satelite = idx.avaliar('88026000')
+    expect([itens(satelite.beneficios), satelite.seletivo]).toEqual([['XI/2.15@8802.60.00', 'XI/2.14@8802'], []])
+    // Aircraft: 60% of Annex XI item 2.14 (for national security) and, apart, the Imposto Seletivo.
+    const aviao = idx.avaliar('88023000')
+    expect([itens(aviao.beneficios), aviao.seletivo.map((x) => x.item.item)]).toEqual([['XI/2.14@8802'], ['II']])
+  })
+
+  test('Annex X works of art by NCM (art. 139, VIII); its services are NBS and reach no NCM code', () => {
+    expect(itens(idx.avaliar('97019100').beneficios)).toEqual(['X/43@9701.91.00'])
+    expect(itens(idx.avaliar('49119100').beneficios)).toEqual(['X/42@4911.91.00'])
+    expect(itens(idx.avaliar('97019900').beneficios)).toEqual([])
+  })
+
   test('a code no annex cites: standard rates, nothing excluded', () => {
     const a = idx.avaliar('84713012')
     expect([regimePrincipal(a), a.beneficios, a.seletivo, a.exclusoes]).toEqual(['aliquota_padrao', [], [], []])

@@ -126,6 +126,34 @@ describe('/v1/tributos/ncm/{codigo}', () => {
     expect([carro.imposto_seletivo.incide, carro.observacoes[0]]).toEqual(['sim', 'O Imposto Seletivo só é cobrado a partir de 2027.'])
   })
 
+  test('a code only Annex XI reduces: 2106.90.30 (rações operacionais), 60% with the grounds and the buyer or seller conditions of art. 142', async () => {
+    const b = (await get(app, '/v1/tributos/ncm/2106.90.30?ano=2026')).body
+    expect([b.ncm.existe, b.ncm.descricao]).toEqual([true, 'Suplementos alimentares'])
+    expect(b.regime).toMatchObject({ codigo: 'reducao_60', reducao_percentual: 60, dispositivo: 'LC 214/2025, art. 142, Anexo XI, item 2.10', depende_do_produto: false })
+    expect(b.regime.condicoes).toEqual([
+      'fornecimento à administração pública direta, autarquias e fundações púbicas dos serviços e dos bens relativos à soberania e à segurança nacional, à segurança da informação e à segurança cibernética relacionados no Anexo XI (art. 142, I)',
+      'ou fornecimento de serviços de segurança da informação e segurança cibernética desenvolvidos por sociedade que tenha sócio brasileiro com o mínimo de 20% (vinte por cento) do seu capital social (art. 142, II, redação da LC 227/2026)',
+    ])
+    expect(fund(b)).toEqual(['XI/2.10:reducao_60:todo*'])
+    expect(b.fundamentos[0]).toMatchObject({
+      texto: 'Rações operacionais',
+      grupo: 'BENS RELACIONADOS À SOBERANIA E À SEGURANÇA NACIONAL, À SEGURANÇA DA INFORMAÇÃO E À SEGURANÇA CIBERNÉTICA',
+      codigos_texto: '2106.90.30',
+      assunto: 'Soberania e segurança nacional, segurança da informação e segurança cibernética',
+      verificado: true,
+      referencia: { texto: '2106.90.30', codigo: '21069030', nivel: 'subitem', exceto: false, alinea: null },
+    })
+    expect(b.observacoes).toContain('A redução do Anexo XI (art. 142) não vale para qualquer venda: só no fornecimento à administração pública direta, autarquias e fundações públicas (inciso I) ou, nos serviços de segurança da informação e cibernética, quando desenvolvidos por sociedade com sócio brasileiro de ao menos 20% do capital (inciso II, que não alcança bens). Fora disso, valem as alíquotas-padrão.')
+    expect([tributo(b, 'cbs').aliquota_aplicavel_percentual, tributo(b, 'ibs_estadual').aliquota_aplicavel_percentual]).toEqual([0.36, 0.04])
+    // Its position: now three regimes below 21.06.
+    const p = (await get(app, '/v1/tributos/ncm/21.06')).body
+    expect(p.desdobramento.map((d: any) => [d.regime.codigo, d.dispositivos])).toEqual([
+      ['aliquota_zero', ['LC 214/2025, art. 125, Anexo I, item 4']],
+      ['reducao_60', ['LC 214/2025, art. 142, Anexo XI, item 2.10']],
+      ['aliquota_padrao', []],
+    ])
+  })
+
   test('a well-formed code not in the table: 200 saying so, with the nearest level that exists', async () => {
     const r = await get(app, '/v1/tributos/ncm/1006.30.99')
     expect([r.status, r.body.ncm.existe, r.body.ncm.descricao, r.body.regime, r.body.fundamentos]).toEqual([200, false, null, null, []])
@@ -178,6 +206,26 @@ describe('/v1/tributos/busca', () => {
     expect(ids(await busca('termo=0207.43.00'))).toEqual(['I/19'])
     const nbs = await busca('termo=1.2201.20.00')
     expect([nbs.tipo, ids(nbs)]).toEqual(['codigo_nbs', ['II/2']])
+  })
+
+  test('Annexes X and XI: their items by words and by NBS or NCM code, with the 60% regime and the codes as written', async () => {
+    const cinema = await busca('termo=cinematogr%C3%A1ficas')
+    expect(ids(cinema)).toEqual(['X/3', 'X/10', 'X/17'])
+    expect(cinema.resultados[0]).toMatchObject({ dispositivo: 'LC 214/2025, art. 139, Anexo X, item 3', regime: { codigo: 'reducao_60', reducao_percentual: 60 }, texto: 'Licenciamento de direitos de autor de obras cinematográficas', codigos_texto: '1.1103.31.00', ncm_citados: [] })
+    expect(cinema.resultados[0].nbs_citados).toEqual([{ texto: '1.1103.31.00', codigo: '111033100', nivel: 'subitem', exceto: false, alinea: null }])
+    expect(cinema.resultados[0].condicoes).toContain('o fornecimento de obras de arte contempla apenas aqueles produzidos por artistas brasileiros (art. 139, § 3º)')
+    const firewall = await busca('termo=firewalls')
+    expect([ids(firewall), firewall.resultados[0].ncm_citados.map((c: any) => c.texto)]).toEqual([['XI/2.26'], ['8517.62.59', '8471.49.00']])
+    const nbs = await busca('termo=1.1103')
+    expect([nbs.tipo, ids(nbs)]).toEqual(['codigo_nbs', ['X/1', 'X/2', 'X/3', 'X/4', 'X/5', 'X/6', 'X/7', 'X/8', 'X/46']])
+    expect(ids(await busca('termo=1.2001.35.00'))).toEqual(['XI/1.13'])
+    expect(ids(await busca('termo=8710.00.00'))).toEqual(['XI/2.2'])
+    expect(ids(await busca('termo=9306'))).toEqual(['XI/2.8', 'XI/2.11', 'XI/2.12', 'XI/2.13'])
+    // Rows without a code are found by their wording; the vetoed rows are not law and are not searched.
+    const teatro = await busca('termo=obras%20teatrais')
+    expect([ids(teatro), teatro.resultados[0].nbs_citados, teatro.resultados[0].nota]).toEqual([['X/49', 'X/50', 'X/51', 'X/52', 'X/53', 'X/54'], [], 'Item sem código NBS nem NCM na lei (célula vazia no Anexo).'])
+    expect((await busca('termo=vetado')).total).toBe(0)
+    expect(ids(await busca('termo=onion'))).toEqual(['XI/1.10'])
   })
 
   test('limite (default 10, at most 30) and total', async () => {

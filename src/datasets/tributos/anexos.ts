@@ -44,6 +44,7 @@ const Anexo = z
     nomenclatura: z.enum(['NCM', 'NBS', 'NCM/NBS']).nullable(),
     codigos_no_texto: z.boolean().optional(),
     condicoes: z.array(z.string()).optional(),
+    aviso: z.string().optional().describe('dito em observacoes quando um item do Anexo dá o regime principal de um código (reduções que dependem de quem compra ou vende)'),
     regime_alternativo: z.object({ regime: z.enum(REGIMES), artigo: z.string(), condicao: z.string() }).strict().optional(),
     situacao: z.enum(['vigente', 'revogado']),
     cobertura: z.enum(['completa', 'nao_transcrito', 'nao_se_aplica']),

@@ -53,6 +53,8 @@ export class IndiceBusca {
       if (anexo.situacao !== 'vigente') continue
       const doAnexo = new Set(palavras(anexo.assunto))
       for (const item of anexo.itens) {
+        // A vetoed row (Annex XI, 1.4, 1.5, 1.8, 1.9) is kept in the data as the law prints it, but it is not law: not searched.
+        if (item.texto === '(VETADO)') continue
         const proprias = new Set(palavras(`${item.texto} ${item.codigos_texto ?? ''}`))
         const daNcm = new Set<string>()
         if (descricaoNcm) for (const r of item.ncm) if (!r.exceto) for (const w of palavras(descricaoNcm(r.codigo) ?? '')) if (!proprias.has(w)) daNcm.add(w)

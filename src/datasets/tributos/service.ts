@@ -184,6 +184,7 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
     exclusoes = av.exclusoes.map(exclusao)
     seletivo = { incide: av.seletivo.length ? 'sim' : 'nao', fundamentos: av.seletivo.map((s) => itemNcm(s, 'todo', false)), observacao: null }
     if (p) observacoes.push('O regime vale para o produto descrito no item e nas condições dele; o código NCM sozinho não basta quando a descrição restringe o produto (ex. "pão francês" dentro de 1905.90.90).')
+    if (p?.anexo.aviso) observacoes.push(p.anexo.aviso)
     if (regimes.size > 1) observacoes.push('Mais de um item cita este código com regimes diferentes: o principal é o da referência mais específica (e, empatando, o de maior redução); os demais valem quando o produto é o que eles descrevem.')
   } else {
     // A code above the subitems: the items that reach it whole, the ones that reach part of it, and

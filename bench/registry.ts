@@ -1,8 +1,9 @@
 // Registry benchmark on synthetic dumps in the real format: ingest time, peak memory and file
 // sizes; lookup latency and throughput (beside a bare Bun Response); search latency, alone and
 // under concurrent load (wrk, beside a bare Bun server); server RSS.
-// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse] [--pausar-damon] [--so-busca]`. Figures go to stdout.
+// `bun bench/registry.ts [--companies 1000000,5000000] [--work DIR] [--reuse] [--pausar-damon] [--so-busca] [--sem-pares]`. Figures go to stdout.
 import { DuckDBInstance } from '@duckdb/node-api'
+import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
@@ -18,6 +19,12 @@ const pauseDamon = args.includes('--pausar-damon')
 const ingestOnly = args.includes('--so-ingestao')
 /** Only the search measurements (alone and under load) on the server as shipped: to iterate on the search. */
 const searchOnly = args.includes('--so-busca')
+/**
+ * Also measure the searches without the pair tokens, on the same build (docs/busca.md): the
+ * indexes' `frequente` table is renamed away, so the server searches the plain way, as a build made
+ * before the pairs, then put back. Beside the figures with pairs, in the same run.
+ */
+const comparePlain = args.includes('--sem-pares')
 /** Concurrent connections of the search load (wrk -c), each level a run. */
 const searchConnections = opt('--conexoes', '4,16').split(',').map(Number)
 const DAMON = '/sys/kernel/mm/damon/admin/kdamonds/0/state'
@@ -232,6 +239,23 @@ for (const companies of sizes) {
   if (ingest) console.log(`ingest: ${fmt(ingest.seconds)} s total (${JSON.stringify(manifest.segundos)}; CPU em s: ${JSON.stringify(manifest.cpu_segundos)}), ${manifest.linhas.estabelecimentos.toLocaleString('en')} estabelecimentos, CSV ${mb(csv)} (${fmt(csv / 1e6 / ingest.seconds)} MB/s), pico de RSS somando os processos ${mb(ingest.maxRssBytes)} (pico de cada um: ${[...ingest.peakBy].map(([k, v]) => `${k} ${mb(v)}`).join(', ')})`)
   else console.log(`ingest: reaproveitada (--reuse) a base de ${manifest.construido_em}, ${JSON.stringify(manifest.segundos)}`)
   console.log(`files: cnpj.duckdb ${mb(statSync(join(dir, 'cnpj.duckdb')).size)}, fichas.sqlite ${mb(statSync(join(dir, 'fichas.sqlite')).size)}, busca.sqlite ${mb(statSync(join(dir, 'busca.sqlite')).size)}, busca_socios.sqlite ${mb(statSync(join(dir, 'busca_socios.sqlite')).size)}`)
+  const indexFiles = ['busca.sqlite', 'busca_socios.sqlite'].map((f) => join(dir, f))
+  for (const file of indexFiles) {
+    const index = new Database(file, { readonly: true })
+    const has = index.query("SELECT 1 FROM sqlite_master WHERE name = 'frequente'").get()
+    console.log(`${file.split('/').pop()}: ${has ? `${(index.query('SELECT count(*) AS n FROM frequente').get() as { n: number }).n} palavras frequentes (pares)` : 'sem pares (tabela frequente ausente)'}`)
+    index.close()
+  }
+  /** Renames the pair table of both indexes away (`off`) or back, for --sem-pares. */
+  const pairTables = (off: boolean) => {
+    for (const file of indexFiles) {
+      const index = new Database(file)
+      const [from, to] = off ? ['frequente', 'frequente_desligada'] : ['frequente_desligada', 'frequente']
+      if (index.query('SELECT 1 FROM sqlite_master WHERE name = ?').get(from)) index.exec(`ALTER TABLE ${from} RENAME TO ${to}`)
+      index.close()
+    }
+  }
+  pairTables(false)
 
   if (ingestOnly) continue
 
@@ -356,6 +380,15 @@ for (const companies of sizes) {
     }
   }
   await measureServer(0)
+  if (comparePlain) {
+    console.log('\n-- a mesma base sem os pares (tabela frequente fora do lugar: a busca de antes) --')
+    pairTables(true)
+    try {
+      await measureServer(searchOnly ? 0 : 1)
+    } finally {
+      pairTables(false)
+    }
+  }
   // This VM pages out file pages idle for 60 s (DAMON), so nationally part of each file is read
   // from disk again: measured once more with DAMON paused, as on an ordinary server.
   if (pauseDamon && damonState() === 'on') {

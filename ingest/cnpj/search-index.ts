@@ -26,12 +26,12 @@ const SCHEMA = {
     CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, ${FTS_OPTIONS});
     CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
     CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
-    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL) WITHOUT ROWID;`,
+    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL, linhas INTEGER NOT NULL) WITHOUT ROWID;`,
   socios: `
     CREATE VIRTUAL TABLE socio_fts USING fts5(nome, ${FTS_OPTIONS});
     CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
     CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
-    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL) WITHOUT ROWID;`,
+    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL, linhas INTEGER NOT NULL) WITHOUT ROWID;`,
 }
 
 /**
@@ -60,12 +60,12 @@ function indexedText(names: string[], vocabulary: Set<string>, frequent: Map<str
 }
 
 /**
- * The frequent words of an index (layout.ts, pairToken), most frequent first: counted over the
+ * The frequent words of an index (layout.ts, pairToken) and their rows in the sample, most frequent first: counted over the
  * first passes' rows until FREQUENT_SAMPLE_ROWS (a pass is one root partition, a uniform cut of
  * the registry), each word once per row. A word needs FREQUENT_MIN_SHARE of the sample's rows and
  * at least 2 of them; ties in word order, so the same dump gives the same codes.
  */
-async function chooseFrequent(rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[]): Promise<string[]> {
+async function chooseFrequent(rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[]): Promise<[string, number][]> {
   const rowsWith = new Map<string, number>()
   let sampled = 0
   for (let pass = 0; pass < PARTITIONS && sampled < FREQUENT_SAMPLE_ROWS; pass++) {
@@ -85,7 +85,6 @@ async function chooseFrequent(rows: (pass: number) => AsyncIterable<string[][]> 
     .filter(([, n]) => n >= least)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, MAX_FREQUENT)
-    .map(([w]) => w)
 }
 export type IndexKind = keyof typeof SCHEMA
 
@@ -148,10 +147,11 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
 async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
   // The frequent words first (a sample of the passes), so that every row gets its pair tokens.
   const frequentWords = await chooseFrequent(rows, names)
-  const frequent = new Map(frequentWords.map((w, code) => [w, code]))
+  const frequent = new Map(frequentWords.map(([w], code) => [w, code]))
   db.exec('BEGIN')
-  const insertFrequent = db.prepare('INSERT INTO frequente VALUES (?, ?)')
-  for (const [w, code] of frequent) insertFrequent.run(w, code)
+  // Word, pair code, rows of the sample holding it (the server pairs the rarer words first).
+  const insertFrequent = db.prepare('INSERT INTO frequente VALUES (?, ?, ?)')
+  frequentWords.forEach(([w, rowsWith], code) => insertFrequent.run(w, code, rowsWith))
   db.exec('COMMIT')
   const vocabulary = new Set<string>()
   const text = (row: string[]) => indexedText(names(row), vocabulary, frequent, filters(row))

@@ -207,13 +207,17 @@ function wordMatch(index: Database, w: string): string {
   return terms.length === 1 ? `"${terms[0]}"` : `(${terms.map((t) => `"${t}"`).join(' OR ')})`
 }
 
-/** An index's frequent words and their pair codes (table `frequente`); null for a build made before the pairs. */
-const frequentByIndex = new WeakMap<Database, Map<string, number> | null>()
-function frequentWords(index: Database): Map<string, number> | null {
+/** A frequent word's pair code and its rows in the build's sample (table `frequente`). */
+type Frequent = Map<string, { code: number; rows: number }>
+/** An index's frequent words; null for a build made before the pairs. */
+const frequentByIndex = new WeakMap<Database, Frequent | null>()
+function frequentWords(index: Database): Frequent | null {
   let frequent = frequentByIndex.get(index)
   if (frequent === undefined) {
     const has = index.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'frequente'").get()
-    frequent = has ? new Map((index.query('SELECT t, codigo FROM frequente').values() as [string, number][]).map(([t, c]) => [t, Number(c)])) : null
+    frequent = has
+      ? new Map((index.query('SELECT t, codigo, linhas FROM frequente').values() as [string, number, number][]).map(([t, code, rows]) => [t, { code: Number(code), rows: Number(rows) }]))
+      : null
     frequentByIndex.set(index, frequent)
   }
   return frequent
@@ -228,28 +232,30 @@ const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.j
  * can be listed (one character: itself; else `termo`, at most MAX_PREFIX_EXPANSION) and some are
  * frequent (F) — the others (R) are rare. The AND of the paired words is, exactly:
  *   (every word through its F) OR (some word j through its R, the others through anything),
- * and "every word through its F" is the AND of consecutive pairs of them (the last paired again
- * with the one before it when they are odd), each the OR of the pair tokens of their frequent
- * words (a word both begin: the word itself). Rows hold the pair token of every two distinct
+ * and "every word through its F" is an AND of pairs covering them, each the OR of the pair tokens
+ * of their frequent words (a word both begin: the word itself). The cover pairs the two rarest
+ * (fewest rows in the build's sample) and then the rarest with each other one: FTS5's AND steps
+ * through the shortest doclist, and a frequent word's pairs with a rarer word are short. Rows hold the pair token of every two distinct
  * frequent words they have, so this matches the rows the plain AND matches, reading pair doclists
  * (short) where the plain AND leapfrogs the frequent words' (long) ones.
  */
-function pairedMatch(index: Database, frequent: Map<string, number>, words: string[]): string | null {
+function pairedMatch(index: Database, frequent: Frequent, words: string[]): string | null {
   const plain: string[] = []
-  const paired: { all: string[]; frequent: string[]; rare: string[] }[] = []
+  const paired: { all: string[]; frequent: string[]; rare: string[]; rows: number }[] = []
   for (const w of words) {
     const all = w.length === 1 ? [w] : (index.query(VOCABULARY).values(w, afterPrefix(w), MAX_PREFIX_EXPANSION + 1) as [string][]).map(([t]) => t)
     const often = all.length <= MAX_PREFIX_EXPANSION ? all.filter((t) => frequent.has(t)) : []
     if (!often.length) plain.push(wordMatch(index, w))
-    else paired.push({ all, frequent: often, rare: all.filter((t) => !frequent.has(t)) })
+    else paired.push({ all, frequent: often, rare: all.filter((t) => !frequent.has(t)), rows: often.reduce((n, t) => n + frequent.get(t)!.rows, 0) })
   }
   if (paired.length < 2) return null
+  paired.sort((a, b) => a.rows - b.rows)
   const groups: string[] = []
-  for (let i = 0; i < paired.length; i += 2) {
-    const [a, b] = i + 1 < paired.length ? [paired[i]!, paired[i + 1]!] : [paired[i - 1]!, paired[i]!]
-    if (a.frequent.length * b.frequent.length > MAX_PAIR_ALTERNATIVES) return null
+  const [rarest] = paired
+  for (const other of paired.slice(1)) {
+    if (rarest!.frequent.length * other.frequent.length > MAX_PAIR_ALTERNATIVES) return null
     const alternatives = new Set<string>()
-    for (const x of a.frequent) for (const y of b.frequent) alternatives.add(quoted(x === y ? x : pairToken(frequent.get(x)!, frequent.get(y)!)))
+    for (const x of rarest!.frequent) for (const y of other.frequent) alternatives.add(quoted(x === y ? x : pairToken(frequent.get(x)!.code, frequent.get(y)!.code)))
     groups.push(anyOf([...alternatives]))
   }
   const throughFrequent = groups.join(' AND ')

@@ -2,8 +2,14 @@
 // benchmark (local chain). Pass --companies 1000000,5000000,10000000 for the scale curve.
 const bun = process.execPath
 const args = process.argv.slice(2)
+const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
+/** The export is measured on the registry registry.ts just built at its largest size (the national one with --companies 65000000). */
+const largestRegistry = () => {
+  const companies = Math.max(...opt('--companies', '1000000').split(',').map(Number))
+  return ['--dados', `${opt('--work', '/tmp/dadosbr-bench')}/data-${companies}`, '--empresas', String(companies)]
+}
 for (const script of ['registry.ts', 'payments.ts', 'integridade.ts', 'fundos.ts', 'licitacoes.ts', 'mercado.ts', 'commodities.ts', 'tributos.ts', 'desmatamento.ts', 'cadeias.ts', 'usuarios.ts']) {
   console.log(`\n### ${script} (${new Date().toISOString()}, ${navigator.hardwareConcurrency} núcleos)`)
-  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' ? args : [])], { stdout: 'inherit', stderr: 'inherit' })
+  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' ? args : script === 'usuarios.ts' ? largestRegistry() : [])], { stdout: 'inherit', stderr: 'inherit' })
   if ((await proc.exited) !== 0) process.exit(1)
 }

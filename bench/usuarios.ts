@@ -2,7 +2,9 @@
 // (wall, CPU, peak RSS, Parquet size, largest file) and DuckDB reading it back; (2) the cost of
 // /metrics on the lookup benchmark: /v1/cnpj/situacao under wrk with metrics on and off, alternated,
 // in the same run, beside a bare Bun server.
-// `bun bench/usuarios.ts [--empresas 10000000] [--work DIR] [--reuse] [--segundos 10] [--so-metricas]`
+// `bun bench/usuarios.ts [--empresas 10000000] [--work DIR] [--reuse] [--dados DIR] [--segundos 10] [--so-metricas]`
+// --dados DIR: a data folder already holding a registry build (make bench passes the one bench/registry.ts
+// built at its largest size, so `make bench BENCH_ARGS="--companies 65000000"` exports the national registry).
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -13,11 +15,12 @@ const opt = (name: string, fallback: string) => { const i = args.indexOf(name); 
 const companies = Number(opt('--empresas', '10000000'))
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-usuarios'))
 const seconds = Number(opt('--segundos', '10'))
-const reuse = args.includes('--reuse')
+const given = args.includes('--dados') ? resolve(opt('--dados', '')) : undefined
+const reuse = args.includes('--reuse') || given !== undefined
 const metricsOnly = args.includes('--so-metricas')
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
-const data = join(work, 'data')
+const data = given ?? join(work, 'data')
 const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`
 const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`
 

@@ -177,6 +177,21 @@ describe('legal entities only', () => {
     })
   })
 
+  test('the roots kept in memory are exactly the roots with records: every CNPJ of the build is screened through SQLite, any other answers clean without it', () => {
+    const roots = files.db.query<{ raiz: string }, []>('SELECT DISTINCT raiz FROM apontamentos').all().map((r) => r.raiz)
+    expect([...files.raizes].sort()).toEqual(roots.sort())
+    const cnpjs = files.db.query<{ cnpj: string }, []>('SELECT DISTINCT cnpj FROM apontamentos').all().map((r) => r.cnpj)
+    for (const c of cnpjs) expect(screen(c).total_apontamentos).toBeGreaterThan(0)
+    const porRaiz = files.porRaiz
+    try {
+      // A root on no list never reaches the statement.
+      ;(files as { porRaiz: unknown }).porRaiz = { values: () => { throw new Error('SQLite lido para uma raiz sem registros') } }
+      expect(screen('33683111000280').ficha_limpa).toBe(true)
+    } finally {
+      ;(files as { porRaiz: unknown }).porRaiz = porRaiz
+    }
+  })
+
   test('total counts every match, ficha_limpa only those in force', () => {
     const r = screen(FICTICIAS.alfaMatriz)
     expect([r.total_apontamentos, r.ficha_limpa]).toEqual([4, false])

@@ -71,7 +71,8 @@ const VAZIAS = `"total_apontamentos":0,"ficha_limpa":true,"apontamentos":{${LIST
  * stringifying the objects, cost most of a lookup). Always the JSON of triagem(...), which parses it.
  */
 export function triagemJson(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): Uint8Array {
-  const rows = files.porRaiz.values(cnpj.slice(0, 8)) as LinhaApontamento[]
+  const root = cnpj.slice(0, 8)
+  const rows = files.raizes.has(root) ? (files.porRaiz.values(root) as LinhaApontamento[]) : []
   if (rows.length === 0) return assemble([`{"cnpj":"${cnpj}",${VAZIAS}`, files.fonteJson, '}'])
   rows.sort((a, b) => a[5] - b[5])
   let vigentes = 0

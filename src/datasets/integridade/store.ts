@@ -16,6 +16,12 @@ export interface IntegridadeFiles {
   db: Database
   /** Every record of an 8-character root, grouped by list, newest first. */
   porRaiz: Statement<unknown, [string]>
+  /**
+   * The roots with any record (tens of thousands at national size, ~2 MB): most screenings are of
+   * companies on no list, and answering them from this set skips the SQLite read that was the
+   * largest single cost of a screening (16 % of it, profiled).
+   */
+  raizes: Set<string>
   fonte: { base: 'CGU/MTE'; referencia: string; listas: Record<Lista, string> }
   /** `fonte` as UTF-8 JSON (the route writes its answer as bytes). */
   fonteJson: Uint8Array
@@ -40,6 +46,7 @@ export function openIntegridadeFiles(dir: string, manifest: IntegridadeManifest)
       // No ORDER BY: SQLite sorted the few rows of a root at 3x the cost of reading them (10 against
       // 3.5 µs); the caller orders them by `ordem` (grouped by list, newest first, at build).
       porRaiz: db.query<unknown, [string]>('SELECT lista, cnpj, fim, situacao, corpo, ordem FROM apontamentos WHERE raiz = ?'),
+      raizes: new Set((db.query('SELECT DISTINCT raiz FROM apontamentos').values() as [string][]).map(([r]) => r)),
       fonte,
       fonteJson: Buffer.from(JSON.stringify(fonte)),
     }

@@ -6,12 +6,10 @@
 //   installs recorded upstream answers (test/commodities/fixtures/commodities-amostra) with their true age.
 import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
-import { FeedRunner } from '../../src/core/feeds/feed'
-import { createLogger } from '../../src/core/log'
 import { COMMODITIES_FEEDS } from '../../src/datasets/commodities'
 import { COMEXSTAT } from '../../src/datasets/commodities/upstreams'
 import { copyBundled } from '../lib/bundled'
-import { installFeedSample } from '../lib/feed-sample'
+import { feedIngest } from '../lib/feed-ingest'
 import type { IngestDataset } from '../registry'
 import { buildExportacoes, type ExportacoesBuild } from './exportacoes'
 import { downloadExp } from './sources'
@@ -65,38 +63,15 @@ export const exportacoesIngest: IngestDataset = {
   },
 }
 
-export const commoditiesIngest: IngestDataset = {
+export const commoditiesIngest = feedIngest({
   name: 'commodities',
   description: 'commodities: consulta uma vez clima (Open-Meteo), focos (INPE) e reservatórios (ONS) e escreve o briefing',
-  synopsis: 'dadosbr ingest commodities [--data DIR]',
-  specs: [],
   help:
     'Clima, fogo e hidrologia são consultados pelo próprio servidor (clima duas vezes ao dia, fogo e reservatórios diariamente) e o briefing é refeito\n' +
     'quando um sinal muda; este comando faz uma consulta de cada agora. As exportações têm o seu: dadosbr ingest exportacoes.\n' +
     'Reescrita do briefing por LLM (opcional, compatível com a API da OpenAI): LLM_URL, LLM_MODEL, LLM_API_KEY.\n' +
     'Com --amostra, instala as respostas gravadas (sem internet).',
-  upstreams: [...new Map(COMMODITIES_FEEDS.flatMap((f) => f.upstreams).map((u) => [u.env, u])).values()],
-  async run(ctx) {
-    const runner = new FeedRunner(COMMODITIES_FEEDS, { dataDir: ctx.dataDir, log: createLogger('silent') })
-    const lines: string[] = []
-    let failed = 0
-    for (const feed of COMMODITIES_FEEDS) {
-      const started = performance.now()
-      try {
-        await runner.refresh(feed.name)
-        lines.push(`${feed.name}: ok em ${((performance.now() - started) / 1000).toFixed(1)} s`)
-      } catch (err) {
-        failed++
-        const kept = runner.copy(feed.name)?.consultado_em
-        lines.push(`${feed.name}: falhou: ${(err as Error).message}${kept ? ` (fica a cópia de ${kept})` : ' (nenhuma cópia ainda)'}`)
-      }
-      if (!ctx.quiet) ctx.log(lines[lines.length - 1]!)
-    }
-    if (failed === COMMODITIES_FEEDS.length) throw new Error(`nenhuma fonte de commodities respondeu: ${lines.join('; ')}`)
-    return `commodities: ${COMMODITIES_FEEDS.length - failed} de ${COMMODITIES_FEEDS.length} fontes atualizadas`
-  },
-  sampleAssets: [COMMODITIES_SAMPLE],
-  async sample(ctx, onlyIfNeeded) {
-    return installFeedSample({ dataDir: ctx.dataDir, feeds: COMMODITIES_FEEDS, recordings: COMMODITIES_SAMPLE, onlyIfNeeded })
-  },
-}
+  feeds: COMMODITIES_FEEDS,
+  sample: COMMODITIES_SAMPLE,
+  ofTheDataset: 'de commodities',
+})

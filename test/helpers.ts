@@ -2,6 +2,7 @@ import { createApp, type App, type AppOptions } from '../src/app'
 import { loadConfig, type SettingName } from '../src/core/config'
 import { createLogger } from '../src/core/log'
 
+import { loadRecordings, readRecordingIndex, startReplay, type ReplayServer } from '../ingest/lib/replay'
 import { tempDir } from './temp'
 
 export { tempDir }
@@ -38,4 +39,30 @@ export function buildSampleData(): Promise<string> {
     return dataDir
   })()
   return samples
+}
+
+/** Replay servers of a polled dataset's recorded upstreams, its settings pointed at them. */
+export interface Upstreams {
+  server(env: string): ReplayServer
+  all: ReplayServer[]
+  close(): void
+}
+
+/** A replay server per upstream setting of a recordings.json; each setting points at its server until close(). */
+export function startRecordedUpstreams(recordings: string): Upstreams {
+  const envs = [...new Set(readRecordingIndex(recordings).respostas.map((r) => r.upstream))]
+  const servers = new Map(envs.map((env) => [env, startReplay(loadRecordings(recordings, env))]))
+  const before = new Map(envs.map((env) => [env, process.env[env]]))
+  for (const [env, s] of servers) process.env[env] = s.url
+  return {
+    server: (env) => servers.get(env)!,
+    all: [...servers.values()],
+    close() {
+      for (const s of servers.values()) s.close()
+      for (const [env, v] of before) {
+        if (v === undefined) delete process.env[env]
+        else process.env[env] = v
+      }
+    },
+  }
 }

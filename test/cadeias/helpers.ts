@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { cadeiasIngest } from '../../ingest/cadeias/command'
 import { commoditiesIngest, exportacoesIngest } from '../../ingest/commodities/command'
 import { fundosIngest } from '../../ingest/fundos/command'
-import { loadRecordings, readRecordingIndex, startReplay, type ReplayServer } from '../../ingest/lib/replay'
+import { readRecordingIndex } from '../../ingest/lib/replay'
+import { startRecordedUpstreams, type Upstreams } from '../helpers'
 import { mercadoIngest } from '../../ingest/mercado/command'
 import { tempDir } from '../temp'
 
@@ -14,30 +15,10 @@ export const RECORDINGS = join(FIXTURES, 'cadeias-amostra', 'recordings.json')
 export const GRAVADO_EM = Date.parse(readRecordingIndex(RECORDINGS).gravado_em)
 export const SAMPLE_TIME = '2026-01-29T15:30:00.000Z'
 
-export interface Upstreams {
-  server(env: string): ReplayServer
-  all: ReplayServer[]
-  close(): void
-}
+export type { Upstreams }
 
-/** A replay server per upstream of the recordings; each setting points at its server until close(). */
-export function startUpstreams(): Upstreams {
-  const envs = [...new Set(readRecordingIndex(RECORDINGS).respostas.map((r) => r.upstream))]
-  const servers = new Map(envs.map((env) => [env, startReplay(loadRecordings(RECORDINGS, env))]))
-  const before = new Map(envs.map((env) => [env, process.env[env]]))
-  for (const [env, s] of servers) process.env[env] = s.url
-  return {
-    server: (env) => servers.get(env)!,
-    all: [...servers.values()],
-    close() {
-      for (const s of servers.values()) s.close()
-      for (const [env, v] of before) {
-        if (v === undefined) delete process.env[env]
-        else process.env[env] = v
-      }
-    },
-  }
-}
+/** Replay servers for this dataset's recorded upstreams (test/helpers.ts). */
+export const startUpstreams = (): Upstreams => startRecordedUpstreams(RECORDINGS)
 
 const ctx = (dataDir: string) => ({ flags: {}, dataDir, quiet: true, log: () => {} })
 

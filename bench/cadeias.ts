@@ -8,7 +8,7 @@
 //     try a refresh that must never be waited on), beside a bare Bun server under the same load;
 //     plus the time inside the server (app.handle, one request at a time).
 // `bun bench/cadeias.ts [--work DIR] [--segundos 8] [--conexoes 8,32]`.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { INGESTS } from '../ingest/registry'
 import { seededRandom } from '../ingest/lib/random'
@@ -17,6 +17,7 @@ import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { CADEIAS_FEEDS } from '../src/datasets/cadeias'
 import { DATASETS } from '../src/datasets/registry'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -27,10 +28,6 @@ const ROOT = resolve(import.meta.dir, '..')
 const bun = process.execPath
 const CLI = join(ROOT, 'src', 'cli.ts')
 const fmt = (n: number, d = 2) => n.toFixed(d)
-const machineLoad = () => {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 // ------------------------------------------------------------------ 1. thermal feed at December size
 

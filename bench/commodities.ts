@@ -8,7 +8,7 @@
 //     route tries a refresh and must not wait), while the upstreams take 30 s, then while they are
 //     down, beside a bare Bun server under the same load; plus the time inside the server (app.handle).
 // `bun bench/commodities.ts [--work DIR] [--segundos 10] [--conexoes 8,32]`.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { commoditiesIngest } from '../ingest/commodities/command'
 import { somarArquivo, novasSomas } from '../ingest/commodities/exportacoes'
@@ -19,6 +19,7 @@ import { startReplay } from '../ingest/lib/replay'
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { COMMODITIES_FEEDS } from '../src/datasets/commodities'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -29,10 +30,6 @@ const ROOT = resolve(import.meta.dir, '..')
 const bun = process.execPath
 const CLI = join(ROOT, 'src', 'cli.ts')
 const fmt = (n: number, d = 2) => n.toFixed(d)
-const machineLoad = () => {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 // ------------------------------------------------------------------ 1. exports ingest
 

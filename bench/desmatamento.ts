@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { synthDeter } from '../ingest/desmatamento/synth'
 import { seededRandom } from '../ingest/lib/random'
 import { todosMunicipios } from '../ingest/desmatamento/microrregioes'
+import { machineLoad, timed } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -21,28 +22,6 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
-
-/** Runs a command to its end: wall seconds, CPU seconds (user+system of it and its children) and its peak RSS (sampled every 50 ms). */
-async function timed(cmd: string[]) {
-  const started = performance.now()
-  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe' })
-  let peak = 0
-  const sampler = setInterval(() => {
-    try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024) } catch {}
-  }, 50)
-  const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
-  await proc.exited
-  clearInterval(sampler)
-  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')}: ${err || out}`)
-  const usage = proc.resourceUsage()
-  const cpu = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1e6 : NaN
-  return { seconds: (performance.now() - started) / 1000, cpu, peak, line: (out || err).trim().split('\n').pop()! }
-}
 
 type WrkResult = { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number; rps: number }
 

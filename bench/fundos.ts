@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -19,11 +20,6 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 /** CPU seconds the whole machine spent busy, and per state, from /proc/stat (to say what else ran). */
 function cpuTotals() {

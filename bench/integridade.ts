@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { synthBcb } from '../ingest/bcb/synth'
 import { synthIntegridade } from '../ingest/integridade/synth'
 import { completeCnpj } from '../src/core/documents'
+import { machineLoad, timed } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -19,26 +20,6 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
-
-/** Runs a command to its end: wall seconds and the peak resident memory of its process (sampled every 50 ms). */
-async function timed(cmd: string[]) {
-  const started = performance.now()
-  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe' })
-  let peak = 0
-  const sampler = setInterval(() => {
-    try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024) } catch {}
-  }, 50)
-  const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
-  await proc.exited
-  clearInterval(sampler)
-  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')}: ${err || out}`)
-  return { seconds: (performance.now() - started) / 1000, peak, line: (err || out).trim().split('\n').pop()! }
-}
 
 /** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
 async function wrk(base: string, paths: string[], conns: number) {

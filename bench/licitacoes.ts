@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path'
 import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
 import { DATASETS } from '../src/datasets/registry'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -25,11 +26,6 @@ const CLI = join(ROOT, 'src', 'cli.ts')
 const dataDir = join(work, `dados-${contratos}`)
 const fmt = (n: number) => n.toFixed(2)
 const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 function duBytes(dir: string): number {
   let n = 0

@@ -13,6 +13,7 @@ import { readRecordingIndex, startReplay, type Route } from '../ingest/lib/repla
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { MERCADO_FEEDS } from '../src/datasets/mercado'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -24,11 +25,6 @@ const SAMPLE = join(ROOT, 'test', 'mercado', 'fixtures', 'amostra')
 const bun = process.execPath
 const CLI = join(ROOT, 'src', 'cli.ts')
 const fmt = (n: number, d = 2) => n.toFixed(d)
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 // ------------------------------------------------------------------ the upstream stand-ins
 

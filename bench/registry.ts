@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -141,10 +142,6 @@ end`)
 }
 
 /** The load average and the CPU share other processes took during a measurement (the machine is shared). */
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga da máquina ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 /** The server's processes (serve --processos): resident memory summed now and at each one's peak. Shared library pages count once per process, so the sum overstates. */
 const rssOf = (pid: number) => {

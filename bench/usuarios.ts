@@ -8,6 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { machineLoad } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -23,11 +24,6 @@ const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const data = given ?? join(work, 'data')
 const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`
 const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`
-
-function machineLoad(): string {
-  const [one, five] = readFileSync('/proc/loadavg', 'utf8').split(' ')
-  return `carga ${one} (1 min), ${five} (5 min), ${navigator.hardwareConcurrency} núcleos`
-}
 
 /** Resident memory of a process tree (bytes) and its CPU seconds (user + system, children included once they are reaped). */
 function treeRss(pid: number): number {

@@ -5,10 +5,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FICTICIAS } from './fixtures/make-fixtures'
 import { listEntries, readEntry } from '../../ingest/lib/zip'
-import { acordoVigente, hojeEmBrasilia, triagem } from '../../src/datasets/integridade/service'
+import { hojeEmBrasilia, triagem } from '../../src/datasets/integridade/service'
+import { acordoVigente } from '../../src/datasets/integridade/vigencia'
+import { openIntegridadeFiles } from '../../src/datasets/integridade/store'
 import { buildAndOpen, SAMPLE } from './helpers'
 
-const { files, manifest } = await buildAndOpen()
+const { files, manifest, dataDir } = await buildAndOpen()
 afterAll(() => files.db.close())
 
 const HOJE = '2026-11-24'
@@ -177,19 +179,18 @@ describe('legal entities only', () => {
     })
   })
 
-  test('the roots kept in memory are exactly the roots with records: every CNPJ of the build is screened through SQLite, any other answers clean without it', () => {
+  test('the records held in memory are exactly the build\'s, and a screening never reads SQLite', () => {
     const roots = files.db.query<{ raiz: string }, []>('SELECT DISTINCT raiz FROM apontamentos').all().map((r) => r.raiz)
-    expect([...files.raizes].sort()).toEqual(roots.sort())
+    expect([...files.porRaiz.keys()].sort()).toEqual(roots.sort())
+    const rows = files.db.query<{ n: number }, []>('SELECT count(*) AS n FROM apontamentos').get()!.n
+    expect([files.registros, [...files.porRaiz.values()].flat(2).length]).toEqual([rows, rows])
     const cnpjs = files.db.query<{ cnpj: string }, []>('SELECT DISTINCT cnpj FROM apontamentos').all().map((r) => r.cnpj)
-    for (const c of cnpjs) expect(screen(c).total_apontamentos).toBeGreaterThan(0)
-    const porRaiz = files.porRaiz
-    try {
-      // A root on no list never reaches the statement.
-      ;(files as { porRaiz: unknown }).porRaiz = { values: () => { throw new Error('SQLite lido para uma raiz sem registros') } }
-      expect(screen('33683111000280').ficha_limpa).toBe(true)
-    } finally {
-      ;(files as { porRaiz: unknown }).porRaiz = porRaiz
-    }
+    const before = cnpjs.map((c) => JSON.stringify(screen(c)))
+    // The same build opened again, its SQLite file closed after the open: every answer unchanged.
+    const again = openIntegridadeFiles(join(dataDir, 'integridade', 'current'), manifest)
+    again.db.close()
+    expect(cnpjs.map((c) => JSON.stringify(triagem(again, c, HOJE)))).toEqual(before)
+    expect(triagem(again, '33683111000280', HOJE).ficha_limpa).toBe(true)
   })
 
   test('total counts every match, ficha_limpa only those in force', () => {

@@ -5,9 +5,9 @@
 // The route itself sends the same answer as JSON bytes (triagemJson), written without objects.
 import { storeOf, type AppContext } from '../../core/context'
 import { JsonText } from '../../core/errors'
-import { LISTAS, type Lista } from './layout'
+import { LISTAS } from './layout'
 import type { TriagemResultado } from './model'
-import type { IntegridadeFiles, IntegridadeStore, LinhaApontamento } from './store'
+import type { IntegridadeFiles, IntegridadeStore } from './store'
 
 let today = { until: 0, date: '' }
 
@@ -22,80 +22,52 @@ export function hojeEmBrasilia(now = Date.now()): string {
   return date
 }
 
-const fold = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
-
-/**
- * Whether a leniency agreement is in force, by its situation ("Acordo em vigência", "Acordo
- * cumprido", "Acordo descumprido"...): in force while in effect or being carried out; not once
- * fulfilled, breached, rescinded or closed. A situation not recognized falls back on the end date.
- */
-export function acordoVigente(situacao: string | null, fim: string | null, hoje: string): boolean {
-  const s = fold(situacao ?? '')
-  if (/VIGENCIA|VIGENTE|EXECUCAO|ANDAMENTO|EM CUMPRIMENTO/.test(s)) return true
-  if (/CUMPRIDO|RESCIN|ENCERRAD|EXTINT|REVOGAD|ANULAD/.test(s)) return false
-  return fim === null || fim >= hoje
-}
-
-function vigente(lista: Lista, fim: string | null, situacao: string | null, hoje: string): boolean {
-  switch (lista) {
-    case 'ceis':
-    case 'cnep':
-      return fim === null || fim >= hoje
-    case 'acordos_leniencia':
-      return acordoVigente(situacao, fim, hoje)
-    default:
-      // CEPIM and the MTE list have no end dates: being on the list published today is the sanction.
-      return true
-  }
-}
-
-/**
- * Pieces of an answer in one buffer: ASCII texts (keys, CNPJs, booleans, numbers) and stored UTF-8
- * JSON, written once into a buffer of the exact size (no buffer per piece).
- */
-function assemble(pieces: (string | Uint8Array)[]): Uint8Array {
-  let size = 0
-  for (const p of pieces) size += p.length
-  const out = Buffer.allocUnsafe(size)
-  let at = 0
-  for (const p of pieces) at += typeof p === 'string' ? out.write(p, at, 'latin1') : (out.set(p, at), p.length)
-  return out
-}
-
-/** The lists of a CNPJ on none of them (most screenings). */
-const VAZIAS = `"total_apontamentos":0,"ficha_limpa":true,"apontamentos":{${LISTAS.map((l) => `"${l}":[]`).join(',')}},"fonte":`
+const LIST_OPEN = LISTAS.map((l, i) => Buffer.from(`${i ? '],' : ''}"${l}":[`, 'latin1'))
+const COMMA = Buffer.from(',')
+const TRUE = Buffer.from('true,')
+const FALSE = Buffer.from('false,')
+const CLOSE_LISTS = Buffer.from(']},"fonte":')
 
 /**
  * The screening's answer as UTF-8 JSON: what /v1/integridade/consulta/{cnpj} sends, put together
- * from the records' JSON bytes as stored, never decoded to strings (decoding and parsing them, then
- * stringifying the objects, cost most of a lookup). Always the JSON of triagem(...), which parses it.
+ * from the records' bytes as cut at open (store.ts), never decoded to strings (decoding and parsing
+ * them, then stringifying the objects, cost most of a lookup). Always the JSON of triagem(...),
+ * which parses it.
  */
 export function triagemJson(files: IntegridadeFiles, cnpj: string, hoje = hojeEmBrasilia()): Uint8Array {
-  const root = cnpj.slice(0, 8)
-  const rows = files.raizes.has(root) ? (files.porRaiz.values(root) as LinhaApontamento[]) : []
-  if (rows.length === 0) return assemble([`{"cnpj":"${cnpj}",${VAZIAS}`, files.fonteJson, '}'])
-  rows.sort((a, b) => a[5] - b[5])
+  const daRaiz = files.porRaiz.get(cnpj.slice(0, 8))
+  if (!daRaiz) return join(`{"cnpj":"${cnpj}",`, [files.limpaJson], '')
+  let total = 0
   let vigentes = 0
-  const pieces: (string | Uint8Array)[] = ['']
+  const pieces: Uint8Array[] = []
   for (let l = 0; l < LISTAS.length; l++) {
-    pieces.push(`${l ? ',' : ''}"${LISTAS[l]}":[`)
-    // Rows in build order (by list, newest first); the matches filed under this CNPJ go first, then
-    // those of other establishments of the root, each group in that order.
-    let first = true
+    pieces.push(LIST_OPEN[l]!)
+    const list = daRaiz[l]!
+    // In build order (newest first); the matches filed under this CNPJ go first, then those of
+    // other establishments of the root, each group in that order.
     for (let pass = 0; pass < 2; pass++)
-      for (const [lista, filed, fim, situacao, corpo] of rows) {
-        if (lista !== LISTAS[l] || (filed === cnpj) !== (pass === 0)) continue
-        const v = vigente(lista, fim, situacao, hoje)
+      for (const a of list) {
+        if ((a.cnpj === cnpj) !== (pass === 0)) continue
+        const v = hoje <= a.vigenteAte
         if (v) vigentes++
-        // The three leading keys, then the stored fields without their opening brace.
-        pieces.push(`${first ? '' : ','}{"correspondencia":"${pass === 0 ? 'cnpj' : 'raiz'}","cnpj":"${filed}","vigente":${v},`, corpo.subarray(1))
-        first = false
+        if (pieces[pieces.length - 1] !== LIST_OPEN[l]) pieces.push(COMMA)
+        total++
+        pieces.push(pass === 0 ? a.cabecaCnpj : a.cabecaRaiz, v ? TRUE : FALSE, a.campos)
       }
-    pieces.push(']')
   }
-  pieces[0] = `{"cnpj":"${cnpj}","total_apontamentos":${rows.length},"ficha_limpa":${vigentes === 0},"apontamentos":{`
-  pieces.push('},"fonte":', files.fonteJson, '}')
-  return assemble(pieces)
+  pieces.push(CLOSE_LISTS, files.fonteJson)
+  return join(`{"cnpj":"${cnpj}","total_apontamentos":${total},"ficha_limpa":${vigentes === 0},"apontamentos":{`, pieces, '}')
+}
+
+/** An ASCII head, byte pieces and an ASCII tail, written once into a buffer of the exact size. */
+function join(head: string, pieces: Uint8Array[], tail: string): Uint8Array {
+  let size = head.length + tail.length
+  for (const p of pieces) size += p.length
+  const out = Buffer.allocUnsafe(size)
+  let at = out.write(head, 0, 'latin1')
+  for (const p of pieces) (out.set(p, at), (at += p.length))
+  out.write(tail, at, 'latin1')
+  return out
 }
 
 /**

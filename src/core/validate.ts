@@ -42,12 +42,71 @@ function apiErrorFrom(error: z.ZodError, where: 'caminho' | 'consulta'): ApiErro
 }
 
 export function parseParams<P>(route: RouteDef<P>, raw: Record<string, string | null | undefined> = {}): P {
-  for (const [name, value] of Object.entries(raw))
+  for (const name in raw) {
+    const value = raw[name]
     if (value === null || value === undefined) throw new ApiError('parametro_invalido', `parâmetro de caminho '${name}': codificação por cento inválida`)
+  }
   if (!route.params) return {} as P
+  const direct = directPlanOf(route.params)
+  if (direct) return parseDirect(direct, raw as Record<string, string>) as P
   const parsed = route.params.safeParse(raw)
   if (!parsed.success) throw apiErrorFrom(parsed.error, 'caminho')
   return parsed.data
+}
+
+/** What a path parameter's check says: the value it becomes, or the error code and message. */
+export type ParamCheck<T> = { ok: true; value: T } | { ok: false; codigo: ErrorCode; mensagem: string }
+
+/** The checks of the parameters made by checkedParam, by schema. */
+const checks = new WeakMap<z.ZodType, (value: string) => ParamCheck<unknown>>()
+
+/**
+ * A path parameter checked by one plain function. Zod describes it (OpenAPI) and runs it like any
+ * schema; parseParams calls the function directly when every parameter of a route is made this
+ * way. Zod's object, pipe and issue machinery was 0.8 µs of a 5 µs screening (profiled); the
+ * function is the same, so both ways give the same value or the same error (test/core/validate).
+ */
+export function checkedParam<T>(check: (value: string) => ParamCheck<T>): z.ZodType<T, string> {
+  const schema = z.string().transform((value, ctx) => {
+    const r = check(value)
+    if (r.ok) return r.value
+    ctx.addIssue({ code: 'custom', params: { codigo: r.codigo }, message: r.mensagem })
+    return z.NEVER
+  })
+  checks.set(schema, check)
+  return schema
+}
+
+type DirectPlan = [name: string, check: (value: string) => ParamCheck<unknown>][]
+const plans = new WeakMap<z.ZodType, DirectPlan | null>()
+
+/** The direct checks of a params object whose every field is a checkedParam, or null. */
+function directPlanOf(schema: z.ZodType): DirectPlan | null {
+  let plan = plans.get(schema)
+  if (plan !== undefined) return plan
+  plan = null
+  if (schema instanceof z.ZodObject) {
+    const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => [name, checks.get(field)] as const)
+    if (fields.length && fields.every(([, c]) => c)) plan = fields as DirectPlan
+  }
+  plans.set(schema, plan)
+  return plan
+}
+
+/** Whether parseParams checks this params schema directly (every field a checkedParam). */
+export const checkedDirectly = (schema: z.ZodType): boolean => directPlanOf(schema) !== null
+
+function parseDirect(plan: DirectPlan, raw: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, check] of plan) {
+    const value = raw[name]
+    // Zod's own message for a missing field, should a route ever be called without its parameter.
+    if (value === undefined) throw new ApiError('parametro_invalido', `parâmetro de caminho '${name}': é obrigatório`)
+    const r = check(value)
+    if (!r.ok) throw new ApiError(r.codigo, `parâmetro de caminho '${name}': ${r.mensagem}`)
+    out[name] = r.value
+  }
+  return out
 }
 
 /** A `%` not followed by two hex digits: URLSearchParams would keep it as text, the path router refuses it. */
@@ -103,16 +162,15 @@ export const pagina = intParam(1, 1_000_000).default(1)
 export const porPagina = intParam(1, 50).default(20)
 
 /** A CNPJ path parameter: 14 characters with or without punctuation, alphanumeric allowed, check digits verified. */
-export const cnpjParam = z.string().transform((value, ctx) => {
+export const cnpjParam = checkedParam((value) => {
   const check = checkCnpj(value)
-  if (check.valido) return check.cnpj
-  ctx.addIssue({
-    code: 'custom',
-    params: { codigo: 'cnpj_invalido' },
-    message:
+  if (check.valido) return { ok: true, value: check.cnpj }
+  return {
+    ok: false,
+    codigo: 'cnpj_invalido',
+    mensagem:
       check.motivo === 'formato_invalido'
         ? 'CNPJ com formato inválido: use 14 caracteres (números ou letras A-Z, os dois últimos números), com ou sem pontuação'
         : 'CNPJ com dígitos verificadores inválidos; confira o número em /v1/ferramentas/cnpj/{valor} (grátis)',
-  })
-  return z.NEVER
+  }
 })

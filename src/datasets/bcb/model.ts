@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { normalizeCnpj, checkCnpj } from '../../core/documents'
+import { checkedParam } from '../../core/validate'
 
 const str = z.string().nullable()
 
@@ -8,20 +9,19 @@ const str = z.string().nullable()
  * 8-character root, with or without punctuation (00.000.000, 00000000, 00.000.000/0001-91).
  * Becomes the root.
  */
-export const RaizParam = z.string().transform((value, ctx) => {
+export const RaizParam = checkedParam((value) => {
   const s = normalizeCnpj(value)
-  if (/^[0-9A-Z]{8}$/.test(s) && /\d/.test(s)) return s
+  if (/^[0-9A-Z]{8}$/.test(s) && /\d/.test(s)) return { ok: true, value: s }
   const check = checkCnpj(value)
-  if (check.valido) return check.cnpj.slice(0, 8)
-  ctx.addIssue({
-    code: 'custom',
-    params: { codigo: 'cnpj_invalido' },
-    message:
+  if (check.valido) return { ok: true, value: check.cnpj.slice(0, 8) }
+  return {
+    ok: false,
+    codigo: 'cnpj_invalido',
+    mensagem:
       s.length === 14 && check.motivo === 'digito_verificador_invalido'
         ? 'CNPJ com dígitos verificadores inválidos; confira o número em /v1/ferramentas/cnpj/{valor} (grátis) ou mande só a raiz de 8 caracteres'
         : 'use o CNPJ de 14 caracteres ou a raiz de 8 (números, ou letras A-Z no CNPJ alfanumérico), com ou sem pontuação',
-  })
-  return z.NEVER
+  }
 })
 
 export const RaizPath = z.object({ cnpj: RaizParam })

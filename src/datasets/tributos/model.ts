@@ -1,16 +1,15 @@
 // Parameters and answers of the tax-reform routes (SPEC §2 "Other payloads", §4, §8). Field names
 // and rules where SPEC is silent: docs/tributos.md.
 import { z } from 'zod'
-import { intParam } from '../../core/validate'
+import { checkedParam, intParam } from '../../core/validate'
 import { lerCodigoNcm } from './codigos'
 
 const str = z.string().nullable()
 
-export const NcmParam = z.string().transform((value, ctx) => {
+export const NcmParam = checkedParam((value) => {
   const digits = lerCodigoNcm(value)
-  if (digits) return digits
-  ctx.addIssue({ code: 'custom', params: { codigo: 'ncm_invalido' }, message: 'use um código NCM de 4 a 8 dígitos, com ou sem pontos (ex. 1006.30.21, 10063021, 10.06 ou 1006)' })
-  return z.NEVER
+  if (digits) return { ok: true, value: digits }
+  return { ok: false, codigo: 'ncm_invalido', mensagem: 'use um código NCM de 4 a 8 dígitos, com ou sem pontos (ex. 1006.30.21, 10063021, 10.06 ou 1006)' }
 })
 export const NcmPath = z.object({ codigo: NcmParam })
 

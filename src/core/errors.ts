@@ -55,11 +55,22 @@ export class JsonText {
   }
 }
 
-export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(body instanceof JsonText ? (body.text as BodyInit) : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  })
+/** CORS: a browser client must read the 402 challenge and send the signed payment back (NOTES §2). */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
+}
+const JSON_TYPE = 'application/json; charset=utf-8'
+/**
+ * The headers of a plain 200 answer, built once: a shared Headers is copied by the Response at a
+ * third of the cost of an object literal, and with CORS already in it the server sets nothing after.
+ */
+const OK_HEADERS = new Headers({ 'content-type': JSON_TYPE, ...CORS_HEADERS })
+
+export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  const text = body instanceof JsonText ? (body.text as BodyInit) : JSON.stringify(body)
+  if (status === 200 && !headers) return new Response(text, { headers: OK_HEADERS })
+  return new Response(text, { status, headers: { 'content-type': JSON_TYPE, ...CORS_HEADERS, ...headers } })
 }
 
 export function errorResponse(err: ApiError): Response {

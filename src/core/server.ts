@@ -2,7 +2,7 @@
 // failure, 405 for other methods on known paths, 414 for huge URLs, CORS for browser payers.
 import { Elysia } from 'elysia'
 import type { AppContext } from './context'
-import { ApiError, errorResponse, JsonText, jsonResponse } from './errors'
+import { ApiError, CORS_HEADERS, errorResponse, JsonText, jsonResponse } from './errors'
 import { UNMATCHED, type Metrics } from './metrics'
 import { pathPattern, routerPath, type RouteDef } from './route'
 import { checkQueryEncoding, parseParams, parseQuery } from './validate'
@@ -10,11 +10,6 @@ import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 export const MAX_URL_BYTES = 8192
 const ROUTE_LABEL = Symbol('rota das métricas')
 
-/** CORS: a browser client must read the 402 challenge and send the signed payment back (NOTES §2). */
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'PAYMENT-REQUIRED, PAYMENT-RESPONSE',
-}
 const CORS_ENTRIES = Object.entries(CORS_HEADERS)
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -182,7 +177,8 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       if (metrics) metrics.request(answeredBy.get(routed) ?? unmatched, response.status, (performance.now() - started) / 1000)
     }
     if (metrics && (request.url.length > MAX_URL_BYTES || request.method === 'OPTIONS')) metrics.request(unmatched, response.status, (performance.now() - started) / 1000)
-    for (const [k, v] of CORS_ENTRIES) response.headers.set(k, v)
+    // JSON answers carry CORS already (jsonResponse); the others (statics, 204, Elysia's own) get it here.
+    if (!response.headers.has('access-control-allow-origin')) for (const [k, v] of CORS_ENTRIES) response.headers.set(k, v)
     // HEAD answers the GET's headers without a body.
     if (request.method === 'HEAD' && response.body) response = new Response(null, { status: response.status, headers: response.headers })
     if (ctx.log.debugEnabled) ctx.log.debug('pedido', { metodo: request.method, status: response.status, ms: (performance.now() - started).toFixed(2) })

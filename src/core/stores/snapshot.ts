@@ -52,7 +52,7 @@ export async function openSnapshot<F, M extends SnapshotManifest = SnapshotManif
   )
   if (!follower.peek()) throw new Error(`${link} não aponta para uma base válida`)
   return {
-    use: (fn) => follower.use(async (s) => fn(s)),
+    use: (fn) => follower.use(fn),
     peek: () => follower.peek(),
     reload: () => follower.check(),
     async health(): Promise<DatasetHealth> {

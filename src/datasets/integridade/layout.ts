@@ -16,8 +16,8 @@ export type Lista = (typeof LISTAS)[number]
  * legal entity, so a screening reads every record of the root in one index range):
  * - `cnpj`: the CNPJ the record was filed under (answers say whether it is the one asked or only
  *   the same root);
- * - `fim` and `situacao`: what `vigente` is computed from at request time (the build cannot know
- *   the day it will be asked);
+ * - `fim` and `situacao`: what `vigente` is computed from (the build cannot know the day it will
+ *   be asked; the server reduces them to one date per record when it opens the build);
  * - `corpo`: the record's fields as JSON (UTF-8 bytes in a BLOB: the route copies them into its
  *   answer without decoding them to a string), under the answer's keys.
  * `listas` holds each list's reference date and source file (the answer's `fonte`).

@@ -266,13 +266,21 @@ describe('/v1/tributos/calendario', () => {
     const t = (ano: number, codigo: string) => b.anos.find((a: any) => a.ano === ano).tributos.find((x: any) => x.codigo === codigo)
     for (const a of b.anos) expect(a.tributos.map((x: any) => x.codigo)).toEqual(['cbs', 'ibs_estadual', 'ibs_municipal', 'is', 'pis_cofins', 'ipi', 'icms', 'iss'])
     expect([t(2026, 'cbs').aliquota_percentual, t(2026, 'ibs_estadual').aliquota_percentual, t(2026, 'ibs_municipal').situacao, t(2026, 'is').situacao]).toEqual([0.9, 0.1, 'nao_cobrado', 'nao_cobrado'])
-    expect(t(2026, 'cbs').fundamentos).toEqual([{ dispositivo: 'LC 214/2025, art. 346', conferido: true }, { dispositivo: 'LC 214/2025, art. 348', conferido: true }, { dispositivo: 'ADCT (EC 132/2023), art. 125', conferido: false }])
+    expect(t(2026, 'cbs').fundamentos).toEqual([{ dispositivo: 'LC 214/2025, art. 346', conferido: true }, { dispositivo: 'LC 214/2025, art. 348', conferido: true }, { dispositivo: 'ADCT (EC 132/2023), art. 125', conferido: true }])
     expect([t(2027, 'ibs_estadual').aliquota_percentual, t(2027, 'ibs_municipal').aliquota_percentual, t(2027, 'cbs').aliquota_percentual, t(2027, 'pis_cofins').situacao, t(2027, 'ipi').situacao]).toEqual([0.05, 0.05, null, 'extinto', 'aliquota_zero'])
     expect([2029, 2030, 2031, 2032].map((y) => [t(y, 'icms').reducao_da_aliquota_percentual, t(y, 'iss').reducao_da_aliquota_percentual])).toEqual([[10, 10], [20, 20], [30, 30], [40, 40]])
     expect(t(2029, 'icms').fundamentos[0]).toEqual({ dispositivo: 'LC 214/2025, art. 501 (art. 31-A da LC 87/1996)', conferido: true })
     expect(t(2030, 'ibs_estadual').fundamentos).toEqual([{ dispositivo: 'LC 214/2025, art. 349, II', conferido: true }, { dispositivo: 'LC 214/2025, art. 362', conferido: true }])
     expect([t(2033, 'icms').situacao, t(2033, 'iss').situacao]).toEqual(['extinto', 'extinto'])
     expect(b.extincoes.map((e: any) => [e.codigo, e.evento, e.a_partir_de])).toEqual([['pis_cofins', 'extincao', '2027-01-01'], ['ipi', 'aliquota_zero', '2027-01-01'], ['icms', 'extincao', '2033-01-01'], ['iss', 'extincao', '2033-01-01']])
+  })
+
+  test('every ADCT article cited is one of arts. 125 to 129, read literally in two transcriptions (conferido); nothing is left unchecked', async () => {
+    const b = (await get(vazio, '/v1/tributos/calendario')).body
+    const todos = [...b.anos.flatMap((a: any) => a.tributos.flatMap((x: any) => x.fundamentos)), ...b.extincoes.flatMap((e: any) => e.fundamentos), ...b.regras.flatMap((r: any) => r.fundamentos)]
+    const adct = todos.filter((f: any) => f.dispositivo.startsWith('ADCT'))
+    expect([...new Set(adct.map((f: any) => f.dispositivo))].sort()).toEqual(['art. 125', 'art. 126, I', 'art. 126, II', 'art. 126, III', 'art. 127', 'art. 128', 'art. 129'].map((a) => `ADCT (EC 132/2023), ${a}`))
+    expect(todos.filter((f: any) => !f.conferido)).toEqual([])
   })
 })
 

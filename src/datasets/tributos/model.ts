@@ -78,7 +78,7 @@ export const Exclusao = z.object({
   texto: z.string(),
 })
 
-const FundamentoLegal = z.object({ dispositivo: z.string(), conferido: z.boolean().describe('texto do dispositivo conferido no texto compilado da LC 214/2025; false: só fontes secundárias (EC 132/2023)') })
+const FundamentoLegal = z.object({ dispositivo: z.string(), conferido: z.boolean().describe('texto literal do dispositivo conferido: LC 214/2025 no texto compilado do Planalto; ADCT, arts. 125 a 129 (EC 132/2023), em duas transcrições iguais (Constituição compilada e texto da EC 132/2023); false: só fontes secundárias') })
 
 const TributoNoAno = z.object({
   codigo: z.string(),

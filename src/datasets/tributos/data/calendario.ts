@@ -1,8 +1,10 @@
 // The 2026-2033 transition of the taxes on consumption, year by year, with each rule's legal basis.
 // Only what the law fixes is a number here: rates left to a Senate resolution or an ordinary law are
-// null with the article that delegates them. `conferido`: the provision's text was read in the
-// compiled LC 214/2025 (Planalto, with LC 227/2026); false for the constitutional provisions (EC
-// 132/2023, ADCT), known here from secondary sources only (docs/tributos.md, "Calendário").
+// null with the article that delegates them. `conferido`: the provision's literal text was read —
+// LC 214/2025 in its compiled text (Planalto, with LC 227/2026); ADCT arts. 125 to 129 (EC 132/2023)
+// in two transcriptions that agree letter for letter, the compiled Constitution and the amendment's
+// own text, checked 2026-11-24 (docs/tributos.md, "Calendário"). An ADCT article outside that set
+// would be false: cited from secondary sources only.
 
 export type CodigoTributo = 'cbs' | 'ibs_estadual' | 'ibs_municipal' | 'is' | 'pis_cofins' | 'ipi' | 'icms' | 'iss'
 export type Situacao = 'teste' | 'em_vigor' | 'reduzido' | 'aliquota_zero' | 'nao_cobrado' | 'extinto'
@@ -32,7 +34,9 @@ export interface Ano {
 }
 
 const LC = (art: string): Fundamento => ({ dispositivo: `LC 214/2025, ${art}`, conferido: true })
-const ADCT = (art: string): Fundamento => ({ dispositivo: `ADCT (EC 132/2023), ${art}`, conferido: false })
+/** ADCT articles whose literal text was compared in two transcriptions (docs/tributos.md, "Calendário"). */
+const ADCT_CONFERIDOS = new Set([125, 126, 127, 128, 129])
+const ADCT = (art: string): Fundamento => ({ dispositivo: `ADCT (EC 132/2023), ${art}`, conferido: ADCT_CONFERIDOS.has(Number(/^art\. (\d+)/.exec(art)?.[1])) })
 
 const NOMES: Record<CodigoTributo, string> = {
   cbs: 'CBS',

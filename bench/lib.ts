@@ -1,6 +1,9 @@
-// What every bench/<base>.ts prints beside its figures: the machine's load while it measured (the
-// machine is shared, so a figure without it means little), and a command timed to its end.
-import { readFileSync } from 'node:fs'
+// What every bench/<base>.ts shares: the machine's load while it measured (the machine is shared,
+// so a figure without it means little), a command timed to its end, a process tree's memory and
+// CPU, the one wrk runner every load goes through and the bare Bun server every bench compares with.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /** The load average over the last 1 and 5 minutes, and the cores it is shared by. */
 export function machineLoad(): string {
@@ -26,4 +29,191 @@ export async function timed(cmd: string[]) {
   const usage = proc.resourceUsage()
   const cpu = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1e6 : NaN
   return { seconds: (performance.now() - started) / 1000, cpu, peak, line: (out || err).trim().split('\n').pop()! }
+}
+
+/** Resident memory of a process and each of its descendants now, in bytes, by pid (empty once it is gone). */
+export function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
+  try {
+    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
+  } catch {}
+  return into
+}
+
+/**
+ * CPU seconds (user + system) used so far by these processes and their descendants (a server's
+ * extra serving processes), from /proc at 100 ticks a second. Per request, a figure the machine's
+ * other tenants barely move, unlike req/s.
+ */
+export function treeCpu(...pids: number[]): number {
+  let total = 0
+  for (const pid of pids)
+    for (const p of treeRss(pid).keys()) {
+      try {
+        const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+        total += (Number(fields[11]) + Number(fields[12])) / 100
+      } catch {}
+    }
+  return total
+}
+
+let wrkFound: boolean | undefined
+/**
+ * Whether wrk (Debian package `wrk`) is installed. The first time it is not, says so once: the
+ * benches then skip their figures under load and still print the rest.
+ */
+export function haveWrk(): boolean {
+  if (wrkFound === undefined) {
+    wrkFound = Bun.which('wrk') !== null
+    if (!wrkFound) console.log('wrk não instalado (apt-get install -y wrk): medidas sob carga puladas')
+  }
+  return wrkFound
+}
+
+/** One wrk run: latencies in ms from wrk's own histogram; `cpuUs` is NaN unless `cpuOf` was given. */
+export type WrkResult = {
+  requests: number
+  seconds: number
+  rps: number
+  bytes: number
+  bytesPerAnswer: number
+  p50: number
+  p90: number
+  p95: number
+  p99: number
+  max: number
+  /** Connect, read, write and timeout errors. */
+  errors: number
+  non2xx: number
+  /** CPU µs per request spent by the `cpuOf` processes and their descendants during the run. */
+  cpuUs: number
+}
+
+// Every field any bench prints, in one line wrk's `done` hook writes once the run ends.
+const DONE = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  local p = function(q) return latency:percentile(q) / 1000 end
+  io.write(string.format('{"requests":%d,"seconds":%f,"bytes":%d,"p50":%f,"p90":%f,"p95":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
+    summary.requests, summary.duration / 1e6, summary.bytes, p(50), p(90), p(95), p(99), latency.max / 1000,
+    e.connect + e.read + e.write + e.timeout, e.status))
+end`
+
+// A list of paths: each request the next one, each thread starting at its own place (wrk's
+// setup() hook breaks request() here, so init seeds from the thread's own table address).
+const cycle = (paths: string[]) => `
+local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end`
+
+/**
+ * Loads `base` with wrk (a load loop in Bun saturates before the server does: NOTES §1):
+ * `connections` keep-alive connections on 2 threads (1 for a single connection) for `seconds`,
+ * 10 s timeout. `paths` a list: wrk cycles through it, a Lua call per request. `paths` one
+ * string: wrk sends that one request, built once, as the single-route benches always measured
+ * (a per-request Lua call costs the load generator, which shares the cores with the server, so
+ * the two are not mixed within one comparison). `cpuOf`: pids whose CPU per request to report.
+ * Call haveWrk() first: without wrk this throws.
+ */
+export async function wrk(base: string, paths: string | string[], o: { connections: number; seconds: number; cpuOf?: number[] }): Promise<WrkResult> {
+  if (!haveWrk()) throw new Error('wrk não instalado (apt-get install -y wrk)')
+  const script = join(tmpdir(), `dadosbr-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`)
+  writeFileSync(script, (typeof paths === 'string' ? '' : cycle(paths)) + DONE)
+  try {
+    const cpuBefore = o.cpuOf ? treeCpu(...o.cpuOf) : NaN
+    const url = typeof paths === 'string' ? base + paths : base
+    const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, o.connections)), '-c', String(o.connections), '-d', `${o.seconds}s`, '--timeout', '10s', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+    await proc.exited
+    const cpu = o.cpuOf ? treeCpu(...o.cpuOf) - cpuBefore : NaN
+    const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
+    if (!line) throw new Error(`wrk sem resultado: ${out}${err}`)
+    const r = JSON.parse(line) as Omit<WrkResult, 'rps' | 'bytesPerAnswer' | 'cpuUs'>
+    return { ...r, rps: Math.round(r.requests / r.seconds), bytesPerAnswer: r.bytes / Math.max(1, r.requests), cpuUs: (cpu * 1e6) / r.requests }
+  } finally {
+    rmSync(script, { force: true })
+  }
+}
+
+/** Reads a child's standard output up to its first line. */
+async function firstLine(proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>): Promise<string> {
+  const reader = proc.stdout.getReader()
+  let text = ''
+  while (!text.includes('\n')) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`o Bun puro não subiu (saiu com ${await proc.exited})`)
+    text += new TextDecoder().decode(value)
+  }
+  reader.releaseLock()
+  return text.split('\n')[0]!
+}
+
+/**
+ * The floor every bench prints beside its figures: a bare Bun server answering a fixed JSON, in
+ * `processes` processes sharing one port (reusePort) as `serve --processos` does. The first takes
+ * a port the system chooses (a random one collides with the other benches on this shared machine)
+ * and the others join it; each prints its port once it listens, so the load starts when all do.
+ */
+export async function bareBun(processes = 1) {
+  const start = (port: number) => {
+    const proc = Bun.spawn([process.execPath, '-e', `const s = Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); console.log(s.port); await Bun.sleep(1e9)`], { stdin: 'ignore', stdout: 'pipe', stderr: 'inherit' })
+    return { proc, port: firstLine(proc).then(Number) }
+  }
+  const first = start(0)
+  const procs = [first.proc]
+  const stop = async () => {
+    for (const p of procs) p.kill()
+    await Promise.all(procs.map((p) => p.exited))
+  }
+  try {
+    const port = await first.port
+    const others = Array.from({ length: processes - 1 }, () => start(port))
+    procs.push(...others.map((o) => o.proc))
+    await Promise.all(others.map((o) => o.port))
+    return { base: `http://127.0.0.1:${port}`, pids: procs.map((p) => p.pid), stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
+
+/** Runs `measure` against a bare Bun server of `processes` processes, stopped after. */
+export async function withBareBun<T>(processes: number, measure: (bare: Awaited<ReturnType<typeof bareBun>>) => Promise<T>): Promise<T> {
+  const bare = await bareBun(processes)
+  try {
+    return await measure(bare)
+  } finally {
+    await bare.stop()
+  }
+}
+
+/** A load's two runs. */
+export type TwoRuns = [WrkResult, WrkResult]
+
+/**
+ * Runs each load twice with the bare Bun server's two runs between: the loads in order, bare,
+ * bare, the loads in reverse. The machine is shared, so a change in the others' load weighs on
+ * every load and on the floor alike. Returns each load's two runs (in the loads' order) and bare's.
+ */
+export async function mirrored(loads: (() => Promise<WrkResult>)[], bare: () => Promise<WrkResult>): Promise<{ loads: TwoRuns[]; bare: TwoRuns }> {
+  const first: WrkResult[] = []
+  for (const load of loads) first.push(await load())
+  const floor: TwoRuns = [await bare(), await bare()]
+  const second: WrkResult[] = []
+  for (const load of [...loads].reverse()) second.unshift(await load())
+  return { loads: first.map((r, i) => [r, second[i]!]), bare: floor }
+}
+
+/** The figures of a load's two runs as the benches print them: means, the worst maximum, errors and non-2xx summed, both req/s. */
+export function meanOf([x, y]: TwoRuns) {
+  return {
+    rps: Math.round((x.rps + y.rps) / 2),
+    p50: (x.p50 + y.p50) / 2,
+    p99: (x.p99 + y.p99) / 2,
+    max: Math.max(x.max, y.max),
+    errors: x.errors + y.errors + x.non2xx + y.non2xx,
+    runs: `${x.rps} e ${y.rps}`,
+    cpuUs: (x.cpuUs + y.cpuUs) / 2,
+  }
 }

@@ -4,12 +4,12 @@
 // route alone and under wrk (Debian package `wrk`; NOTES §1) beside a bare Bun server in the same run.
 // `bun bench/desmatamento.ts [--work DIR] [--segundos 8] [--conexoes 4,32] [--alertas 400000] [--empresas 200000]`.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthDeter } from '../ingest/desmatamento/synth'
 import { seededRandom } from '../ingest/lib/random'
 import { todosMunicipios } from '../ingest/desmatamento/microrregioes'
-import { machineLoad, timed } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -22,38 +22,6 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-type WrkResult = { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number; rps: number }
-
-/** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
-async function wrk(base: string, paths: string[], conns: number): Promise<WrkResult> {
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as Omit<WrkResult, 'rps'>
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
-
-/** CPU seconds (user + system) a process has used so far (/proc; 100 ticks a second). */
-function cpuOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 /** Sequential requests, one at a time: latency with no queue. */
 async function alone(base: string, paths: string[]) {
@@ -83,18 +51,6 @@ async function startServer(data: string, processes: number) {
     proc.kill()
     const err = await new Response(proc.stderr).text()
     if (attempt === 3) throw new Error(`o servidor não respondeu: ${err.trim().split('\n').slice(-3).join(' | ')}`)
-  }
-}
-
-async function bareBun(processes: number, conns: number) {
-  const port = 42000 + Math.floor(Math.random() * 9000)
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: ${processes > 1}, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const procs = Array.from({ length: processes }, () => Bun.spawn([bun, '-e', code]))
-  await Bun.sleep(400)
-  try {
-    return await wrk(`http://127.0.0.1:${port}`, ['/'], conns)
-  } finally {
-    for (const p of procs) p.kill()
   }
 }
 
@@ -143,10 +99,7 @@ const ranking = Array.from({ length: 6000 }, () => {
 const amostra = ['/v1/desmatamento/amostra']
 const routes: [string, string[]][] = [['municipio', municipio], ['fornecedor', fornecedor], ['ranking', ranking], ['amostra', amostra]]
 
-if (!Bun.which('wrk')) {
-  console.log('wrk não instalado (apt-get install -y wrk): medidas sob carga puladas')
-  process.exit(0)
-}
+if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
   const server = await startServer(data, processes)
   try {
@@ -157,30 +110,20 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
       console.log(`sem carga (um pedido por vez): ${name} p50 ${fmt(a.p50)} ms, p99 ${fmt(a.p99)} ms`)
     }
     // The machine is shared: per level the routes run, then bare Bun twice, then the routes again
-    // in reverse order; the figures are the means of the two runs of each.
+    // in reverse order (mirrored); the figures are the means of the two runs of each.
     for (const connections of levels) {
-      const first = new Map<string, WrkResult>()
-      // With one server process, its CPU per answer: a figure the other processes on the machine move little.
-      const cpu = new Map<string, number>()
-      for (const [name, paths] of routes) {
-        const before = processes === 1 ? cpuOf(server.pid) : 0
-        const r = await wrk(server.base, paths, connections)
-        if (processes === 1) cpu.set(name, ((cpuOf(server.pid) - before) * 1e6) / r.requests)
-        first.set(name, r)
-      }
-      const b1 = await bareBun(processes, connections)
-      const b2 = await bareBun(processes, connections)
-      const second = new Map<string, WrkResult>()
-      for (const [name, paths] of [...routes].reverse()) second.set(name, await wrk(server.base, paths, connections))
-      const bare = { rps: Math.round((b1.rps + b2.rps) / 2), p50: (b1.p50 + b2.p50) / 2, p99: (b1.p99 + b2.p99) / 2 }
+      const bareLoad = () => withBareBun(processes, (bare) => wrk(bare.base, ['/'], { connections, seconds }))
+      const runs = await mirrored(routes.map(([, paths]) => () => wrk(server.base, paths, { connections, seconds, cpuOf: [server.pid] })), bareLoad)
+      const bare = meanOf(runs.bare)
       console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s, cada carga duas vezes, médias):`)
-      for (const [name] of routes) {
-        const [x, y] = [first.get(name)!, second.get(name)!]
-        const rps = Math.round((x.rps + y.rps) / 2)
-        const perAnswer = cpu.has(name) ? `, CPU do servidor ${cpu.get(name)!.toFixed(0)} µs por resposta` : ''
-        console.log(`  ${name}: ${rps} req/s (${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro; ${x.rps} e ${y.rps}), p50 ${fmt((x.p50 + y.p50) / 2)} ms, p99 ${fmt((x.p99 + y.p99) / 2)} ms (${fmt(x.p99)} e ${fmt(y.p99)}), erros ${x.errors + y.errors + x.non2xx + y.non2xx}${perAnswer}`)
-      }
-      console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s (${b1.rps} e ${b2.rps}), p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+      routes.forEach(([name], i) => {
+        const [x, y] = runs.loads[i]!
+        const m = meanOf([x, y])
+        // With one server process, its CPU per answer (first run): a figure the other processes on the machine move little.
+        const perAnswer = processes === 1 ? `, CPU do servidor ${x.cpuUs.toFixed(0)} µs por resposta` : ''
+        console.log(`  ${name}: ${m.rps} req/s (${((100 * m.rps) / bare.rps).toFixed(0)} % do Bun puro; ${m.runs}), p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms (${fmt(x.p99)} e ${fmt(y.p99)}), erros ${m.errors}${perAnswer}`)
+      })
+      console.log(`  Bun puro (${processes} processo(s), mesma carga): ${bare.rps} req/s (${bare.runs}), p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
     }
   } finally {
     await server.stop()

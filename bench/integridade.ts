@@ -3,12 +3,12 @@
 // institutions in five XLSX zips), both ingests timed through the CLI, then the server under wrk
 // (Debian package `wrk`; NOTES §1) beside a bare Bun server in the same run.
 // `bun bench/integridade.ts [--work DIR] [--segundos 10] [--conexoes 4,32]`. Figures go to stdout.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthBcb } from '../ingest/bcb/synth'
 import { synthIntegridade } from '../ingest/integridade/synth'
 import { completeCnpj } from '../src/core/documents'
-import { machineLoad, timed } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -20,30 +20,7 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-/** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
-async function wrk(base: string, paths: string[], conns: number) {
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
+type Mean = ReturnType<typeof meanOf>
 
 /** Sequential requests, one at a time: latency with no queue. */
 async function alone(base: string, paths: string[]) {
@@ -68,18 +45,6 @@ async function startServer(data: string, processes: number) {
     await Bun.sleep(25)
   }
   return { base, stop: async () => { proc.kill(); await proc.exited } }
-}
-
-async function bareBun(processes: number, conns: number) {
-  const port = 42000 + Math.floor(Math.random() * 9000)
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: ${processes > 1}, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const procs = Array.from({ length: processes }, () => Bun.spawn([bun, '-e', code]))
-  await Bun.sleep(400)
-  try {
-    return await wrk(`http://127.0.0.1:${port}`, ['/'], conns)
-  } finally {
-    for (const p of procs) p.kill()
-  }
 }
 
 rmSync(work, { recursive: true, force: true })
@@ -107,10 +72,7 @@ const hits = sancionados.slice(0, 2000).map((c, i) => (i % 3 === 0 ? completeCnp
 const triagem = hits.flatMap((h, i) => [`/v1/integridade/consulta/${h}`, `/v1/integridade/consulta/${misses[i]}`])
 const bcb = raizes.slice(0, 1800).flatMap((r, i) => [i % 2 ? `/v1/bcb/instituicao/${r}` : `/v1/bcb/instituicao/${completeCnpj(r + '0001')}`, `/v1/bcb/instituicao/${misses[i]!.slice(0, 8)}`])
 
-if (!Bun.which('wrk')) {
-  console.log('wrk não instalado (apt-get install -y wrk): medidas sob carga puladas')
-  process.exit(0)
-}
+if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
   const server = await startServer(data, processes)
   try {
@@ -119,19 +81,13 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
     const b = await alone(server.base, bcb.slice(0, 2000))
     console.log(`\n-- ${processes} processo(s) do servidor --`)
     console.log(`sem carga (um pedido por vez, 2000 pedidos): triagem p50 ${fmt(a.p50)} ms, p99 ${fmt(a.p99)} ms; bcb p50 ${fmt(b.p50)} ms, p99 ${fmt(b.p99)} ms`)
-    // The machine is shared: each load runs twice, in the order triagem, bcb, bare, bare, bcb,
-    // triagem, so a change in the others' load weighs on all three alike; the figures are the means.
+    // The machine is shared: each load twice, in the order triagem, bcb, bare, bare, bcb, triagem (mirrored); the figures
+    // are the means.
     for (const connections of levels) {
-      const t1 = await wrk(server.base, triagem, connections)
-      const k1 = await wrk(server.base, bcb, connections)
-      const b1 = await bareBun(processes, connections)
-      const b2 = await bareBun(processes, connections)
-      const k2 = await wrk(server.base, bcb, connections)
-      const t2 = await wrk(server.base, triagem, connections)
-      const mean = (a: Awaited<ReturnType<typeof wrk>>, b: Awaited<ReturnType<typeof wrk>>) => ({
-        rps: Math.round((a.rps + b.rps) / 2), p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, errors: a.errors + b.errors + a.non2xx + b.non2xx, runs: `${a.rps} e ${b.rps}`,
-      })
-      const [t, k, bare] = [mean(t1, t2), mean(k1, k2), mean(b1, b2)]
+      const load = (paths: string[]) => wrk(server.base, paths, { connections, seconds })
+      const bareLoad = () => withBareBun(processes, (bare) => wrk(bare.base, ['/'], { connections, seconds }))
+      const runs = await mirrored([() => load(triagem), () => load(bcb)], bareLoad)
+      const [t, k, bare] = [...runs.loads, runs.bare].map(meanOf) as [Mean, Mean, Mean]
       const pct = (rps: number) => `${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro`
       console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s, cada carga duas vezes, médias): triagem ${t.rps} req/s (${pct(t.rps)}; ${t.runs}), p50 ${fmt(t.p50)} ms, p99 ${fmt(t.p99)} ms, erros ${t.errors}`)
       console.log(`  bcb ${k.rps} req/s (${pct(k.rps)}; ${k.runs}), p50 ${fmt(k.p50)} ms, p99 ${fmt(k.p99)} ms, erros ${k.errors}`)

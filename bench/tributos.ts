@@ -5,11 +5,11 @@
 // absent from the table; every year 2026-2033), term searches (annex words, NCM-description words,
 // codes), and the calendar and the free sample.
 // `bun bench/tributos.ts [--work DIR] [--segundos 10] [--conexoes 4,32]`. Figures go to stdout.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthTributos } from '../ingest/tributos/synth'
 import { formatarNcm } from '../src/datasets/tributos/codigos'
-import { machineLoad, timed } from './lib'
+import { haveWrk, machineLoad, timed, treeRss, meanOf, mirrored, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -21,59 +21,7 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
-  try {
-    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
-  } catch {}
-  return into
-}
-
-/** CPU seconds (user + system) used so far by a process and its descendants (the serving processes). */
-function treeCpu(pid: number): number {
-  let total = 0
-  for (const p of treeRss(pid).keys()) {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) / 100
-    } catch {}
-  }
-  return total
-}
-
-type WrkResult = { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number; rps: number; cpuUs?: number }
-
-/** wrk against the server, with the server's CPU time per request (independent of what else runs on the machine). */
-async function wrkServer(server: { base: string; pid: number }, paths: string[], conns: number): Promise<WrkResult> {
-  const before = treeCpu(server.pid)
-  const r = await wrk(server.base, paths, conns)
-  return { ...r, cpuUs: ((treeCpu(server.pid) - before) * 1e6) / r.requests }
-}
-
-/** wrk with a Lua script cycling through `paths`, each thread from its own place; percentiles from wrk's histogram. */
-async function wrk(base: string, paths: string[], conns: number): Promise<WrkResult> {
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as Omit<WrkResult, 'rps'>
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
+type Mean = ReturnType<typeof meanOf>
 
 /** Sequential requests, one at a time: latency with no queue, and the largest answer. */
 async function alone(base: string, paths: string[]) {
@@ -116,24 +64,6 @@ async function startServer(data: string, processes: number) {
   }
 }
 
-/** A bare Bun server (one or more processes on one port, reusePort), its port chosen by the system and printed. */
-async function bareBun(processes: number, conns: number) {
-  const first = Bun.spawn([bun, '-e', `const s = Bun.serve({ port: 0, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); console.log(s.port); await Bun.sleep(1e9)`], { stdout: 'pipe' })
-  const reader = first.stdout.getReader()
-  const port = Number(new TextDecoder().decode((await reader.read()).value).trim())
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const procs = [first, ...Array.from({ length: processes - 1 }, () => Bun.spawn([bun, '-e', code]))]
-  await Bun.sleep(400)
-  try {
-    const cpu = () => procs.reduce((n, p) => n + treeCpu(p.pid), 0)
-    const before = cpu()
-    const r = await wrk(`http://127.0.0.1:${port}`, ['/'], conns)
-    return { ...r, cpuUs: ((cpu() - before) * 1e6) / r.requests }
-  } finally {
-    for (const p of procs) p.kill()
-  }
-}
-
 rmSync(work, { recursive: true, force: true })
 const src = join(work, 'src')
 const data = join(work, 'data')
@@ -168,10 +98,7 @@ const termos = [
 const busca = Array.from({ length: termos.length * 4 }, (_, i) => `/v1/tributos/busca?termo=${encodeURIComponent(termos[i % termos.length]!)}${i % 4 ? `&limite=${[5, 10, 30][i % 3]}` : ''}`)
 const outras = ['/v1/tributos/calendario', '/v1/tributos/amostra']
 
-if (!Bun.which('wrk')) {
-  console.log('wrk não instalado (apt-get install -y wrk): medidas sob carga puladas')
-  process.exit(0)
-}
+if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
   const server = await startServer(data, processes)
   try {
@@ -185,23 +112,16 @@ for (const processes of [1, navigator.hardwareConcurrency]) {
     console.log(`sem carga (um pedido por vez): ncm p50 ${fmt(a.p50)} ms, p99 ${fmt(a.p99)} ms, máx ${fmt(a.max)} ms (${ncm.length} pedidos, maior resposta ${a.bytes} B)`)
     console.log(`  busca p50 ${fmt(b.p50)} ms, p99 ${fmt(b.p99)} ms, máx ${fmt(b.max)} ms (${busca.length * 4} pedidos, maior resposta ${b.bytes} B)`)
     console.log(`  calendario p50 ${fmt(c.p50)} ms, p99 ${fmt(c.p99)} ms (${c.bytes} B); amostra p50 ${fmt(d.p50)} ms, p99 ${fmt(d.p99)} ms (${d.bytes} B)`)
-    // The machine is shared: each load runs twice, in the order ncm, busca, outras, bare, bare,
-    // outras, busca, ncm, so a change in the others' load weighs on all alike; the figures are the means.
+    // The machine is shared: each load twice, in the order ncm, busca, outras, bare, bare, outras, busca, ncm (mirrored);
+    // the figures are the means.
     for (const connections of levels) {
-      const n1 = await wrkServer(server, ncm, connections)
-      const s1 = await wrkServer(server, busca, connections)
-      const o1 = await wrkServer(server, outras, connections)
-      const b1 = await bareBun(processes, connections)
-      const b2 = await bareBun(processes, connections)
-      const o2 = await wrkServer(server, outras, connections)
-      const s2 = await wrkServer(server, busca, connections)
-      const n2 = await wrkServer(server, ncm, connections)
-      const mean = (x: WrkResult, y: WrkResult) => ({
-        rps: Math.round((x.rps + y.rps) / 2), p50: (x.p50 + y.p50) / 2, p99: (x.p99 + y.p99) / 2, max: Math.max(x.max, y.max), errors: x.errors + y.errors + x.non2xx + y.non2xx, runs: `${x.rps} e ${y.rps}`, cpuUs: ((x.cpuUs ?? 0) + (y.cpuUs ?? 0)) / 2,
-      })
-      const [n, s, o, bare] = [mean(n1, n2), mean(s1, s2), mean(o1, o2), mean(b1, b2)]
+      // With the server's CPU time per request (independent of what else runs on the machine).
+      const load = (paths: string[]) => wrk(server.base, paths, { connections, seconds, cpuOf: [server.pid] })
+      const bareLoad = () => withBareBun(processes, (bare) => wrk(bare.base, ['/'], { connections, seconds, cpuOf: bare.pids }))
+      const runs = await mirrored([() => load(ncm), () => load(busca), () => load(outras)], bareLoad)
+      const [n, s, o, bare] = [...runs.loads, runs.bare].map(meanOf) as [Mean, Mean, Mean, Mean]
       const pct = (rps: number) => `${((100 * rps) / bare.rps).toFixed(0)} % do Bun puro`
-      const show = (label: string, r: ReturnType<typeof mean>) => `${label} ${r.rps} req/s (${pct(r.rps)}; ${r.runs}), p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${r.cpuUs.toFixed(0)} µs/pedido, erros ${r.errors}`
+      const show = (label: string, r: Mean) => `${label} ${r.rps} req/s (${pct(r.rps)}; ${r.runs}), p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${r.cpuUs.toFixed(0)} µs/pedido, erros ${r.errors}`
       console.log(`sob carga (wrk -t2 -c${connections}, ${seconds} s, cada carga duas vezes, médias): ${show('ncm', n)}`)
       console.log(`  ${show('busca', s)}`)
       console.log(`  ${show('calendario e amostra', o)}`)

@@ -3,10 +3,10 @@
 // CPU and peak memory, the build's size; then every route under wrk beside a bare Bun server in
 // the same run (latency percentiles from wrk's histogram), and each route alone (one connection).
 // `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 4,32] [--segundos 10]`. Figures go to stdout.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, treeRss, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -29,26 +29,6 @@ function cpuTotals() {
   return { busy: (total - idle) / 100, total: total / 100 }
 }
 
-function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
-  try {
-    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
-  } catch {}
-  return into
-}
-
-/** CPU seconds (user + system) used so far by a process and its descendants (the serving processes). */
-function treeCpu(pid: number): number {
-  let total = 0
-  for (const p of treeRss(pid).keys()) {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) / 100
-    } catch {}
-  }
-  return total
-}
-
 /** Runs a command: wall seconds, its CPU seconds (user + system), peak memory of its process tree, and the machine's busy CPU meanwhile. */
 async function run(cmd: string[]) {
   const started = performance.now()
@@ -64,36 +44,6 @@ async function run(cmd: string[]) {
   const wall = (performance.now() - started) / 1000
   const own = Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6
   return { seconds: wall, cpu: own, peak, othersCpu: Math.max(0, after.busy - before.busy - own) }
-}
-
-let wrkMissing = false
-/** wrk with `connections` keep-alive connections on 2 threads for `seconds`, cycling through `paths`. */
-async function wrkLoad(base: string, paths: string[], conns: number) {
-  if (wrkMissing || !Bun.which('wrk')) {
-    if (!wrkMissing) console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
-    wrkMissing = true
-    return null
-  }
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"bytes":%d,"p50":%f,"p90":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, summary.bytes, latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
-    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, conns)), '-c', String(conns), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; bytes: number; p50: number; p90: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds), kbPerAnswer: r.bytes / r.requests / 1000 }
 }
 
 /** One connection, one request at a time: each path once, percentiles of the client-side time. */
@@ -120,14 +70,6 @@ async function startServer(data: string) {
     await Bun.sleep(50)
   }
   return { base, pid: proc.pid, async stop() { proc.kill(); await proc.exited } }
-}
-
-async function bareBun() {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const proc = Bun.spawn([bun, '-e', code])
-  await Bun.sleep(300)
-  return { base: `http://127.0.0.1:${port}`, pid: proc.pid, stop: () => proc.kill() }
 }
 
 // --- synthetic files ---
@@ -181,23 +123,15 @@ try {
   }
   for (const connections of levels) {
     console.log(`-- sob carga: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota; servidor como em produção (um processo por núcleo) --`)
+    if (!haveWrk()) break
     for (const [name, paths] of routes) {
-      const cpu0 = treeCpu(server.pid)
-      const r = await wrkLoad(server.base, paths, connections)
-      if (!r) break
       // CPU per answer: what the route costs the server, whatever else the shared machine runs.
-      const cpuMs = ((treeCpu(server.pid) - cpu0) * 1000) / r.requests
-      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${fmt(cpuMs * 1000)} µs/resposta, ${fmt(r.kbPerAnswer)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
+      const r = await wrk(server.base, paths, { connections, seconds, cpuOf: [server.pid] })
+      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms, CPU do servidor ${fmt(r.cpuUs)} µs/resposta, ${fmt(r.bytesPerAnswer / 1000)} kB/resposta, erros ${r.errors}, não-2xx ${r.non2xx} (${machineLoad()})`)
     }
     // The same load against a bare Bun server, right after (the machine is shared: its state moves).
-    const bare = await bareBun()
-    try {
-      const cpu0 = treeCpu(bare.pid)
-      const r = await wrkLoad(bare.base, ['/'], connections)
-      if (r) console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, CPU ${fmt(((treeCpu(bare.pid) - cpu0) * 1e6) / r.requests)} µs/resposta (${machineLoad()})`)
-    } finally {
-      bare.stop()
-    }
+    const r = await withBareBun(1, (bare) => wrk(bare.base, ['/'], { connections, seconds, cpuOf: bare.pids }))
+    console.log(`Bun puro (1 processo, resposta fixa), mesma carga: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p90 ${fmt(r.p90)} ms, p99 ${fmt(r.p99)} ms, CPU ${fmt(r.cpuUs)} µs/resposta (${machineLoad()})`)
   }
 } finally {
   await server.stop()

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path'
 import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
 import { DATASETS } from '../src/datasets/registry'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -54,32 +54,12 @@ async function startSynth(port: number) {
   return { proc, url }
 }
 
-async function wrk(base: string, paths: string[], connections: number, seconds = 10) {
-  if (!Bun.which('wrk')) return null
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
+/** One load of 10 s under wrk, printed; nothing when wrk is missing (haveWrk says so once). */
+async function show(label: string, base: string, paths: string[], connections: number) {
+  if (!haveWrk()) return
+  const r = await wrk(base, paths, { connections, seconds: 10 })
+  console.log(`${label}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms${r.errors || r.non2xx ? `, ${r.errors} erros, ${r.non2xx} não-2xx` : ''} (${machineLoad()})`)
 }
-
-const show = (label: string, r: Awaited<ReturnType<typeof wrk>>) =>
-  console.log(r ? `${label}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms${r.errors || r.non2xx ? `, ${r.errors} erros, ${r.non2xx} não-2xx` : ''} (${machineLoad()})` : `${label}: wrk ausente (apt-get install wrk)`)
 
 async function waitHttp(url: string) {
   for (let i = 0; i < 600; i++) {
@@ -159,38 +139,33 @@ try {
     const alone = await one(big)
     console.log(`fornecedor grande, um pedido por vez (fetch): p50 ${fmt(alone.p50)} ms, p99 ${fmt(alone.p99)} ms`)
     for (const c of [1, 4]) {
-      show(`fornecedores variados, wrk ${c} conexão(ões)`, await wrk(base, mixed, c))
-      show(`fornecedor com ${bigAnswer.resumo.total_contratos} contratos, wrk ${c} conexão(ões)`, await wrk(base, [big], c))
+      await show(`fornecedores variados, wrk ${c} conexão(ões)`, base, mixed, c)
+      await show(`fornecedor com ${bigAnswer.resumo.total_contratos} contratos, wrk ${c} conexão(ões)`, base, [big], c)
     }
     // The enriched profile of the registry sample's 11.222.333/0001-81: the root of the big supplier (100 000 contracts).
     const enrich = ['/v1/empresa/enriquecer/11222333000181', '/v1/empresa/enriquecer/33683111000280']
     const e = await (await fetch(base + enrich[0]!)).json()
     console.log(`perfil enriquecido de 11.222.333/0001-81: cadastro ${e.cadastro ? 'ok' : 'null'}, ${e.contratos_publicos?.resumo.total_contratos} contratos, integridade ${e.integridade ? 'ok' : 'null'}, banco central ${e.banco_central ? 'ok' : 'null'}`)
-    show('perfil enriquecido, wrk 1 conexão', await wrk(base, enrich, 1))
-    show('perfil enriquecido, wrk 4 conexões', await wrk(base, enrich, 4))
+    await show('perfil enriquecido, wrk 1 conexão', base, enrich, 1)
+    await show('perfil enriquecido, wrk 4 conexões', base, enrich, 4)
     // Open tenders while PNCP takes 30 s, then while it is down.
     const abertas = Array.from({ length: 20 }, (_, i) => `/v1/licitacoes/abertas?pagina=${i + 1}&por_pagina=50`)
     const status = async () => (await (await fetch(base + abertas[0]!)).json()).fonte.status
     console.log(`licitações abertas com o PNCP levando 30 s: fonte.status ${await status()}`)
-    show('licitações abertas, PNCP lento (30 s), wrk 4 conexões', await wrk(base, abertas, 4))
+    await show('licitações abertas, PNCP lento (30 s), wrk 4 conexões', base, abertas, 4)
     synth.proc.kill()
     await synth.proc.exited
     console.log(`licitações abertas com o PNCP fora do ar: fonte.status ${await status()}`)
-    show('licitações abertas, PNCP fora do ar, wrk 4 conexões', await wrk(base, abertas, 4))
+    await show('licitações abertas, PNCP fora do ar, wrk 4 conexões', base, abertas, 4)
   } finally {
     server.kill()
     await server.exited
   }
   // The floor: a bare Bun server answering a fixed JSON, same load.
-  const barePort = await freePort()
-  const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${barePort}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`], { stdout: 'ignore', stderr: 'inherit' })
-  try {
-    await waitHttp(`http://127.0.0.1:${barePort}/`)
-    show('Bun puro, wrk 1 conexão', await wrk(`http://127.0.0.1:${barePort}`, ['/'], 1))
-    show('Bun puro, wrk 4 conexões', await wrk(`http://127.0.0.1:${barePort}`, ['/'], 4))
-  } finally {
-    bare.kill()
-  }
+  await withBareBun(1, async (bare) => {
+    await show('Bun puro, wrk 1 conexão', bare.base, ['/'], 1)
+    await show('Bun puro, wrk 4 conexões', bare.base, ['/'], 4)
+  })
 } finally {
   synth.proc.kill()
   if (!args.includes('--manter')) rmSync(dataDir, { recursive: true, force: true })

@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, treeRss, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -36,15 +36,6 @@ const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]! }
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-/** Resident memory of a process and each of its descendants now, in bytes, by pid (empty once it is gone). */
-function treeRss(pid: number, into = new Map<number, number>()): Map<number, number> {
-  try {
-    into.set(pid, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024)
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) treeRss(child, into)
-  } catch {}
-  return into
-}
 
 /** What a process of the ingest is, from its command line. */
 function labelOf(pid: number): string {
@@ -105,42 +96,6 @@ async function load(urls: string[], seconds = 10, concurrency = 32) {
   return result
 }
 
-/**
- * Search under concurrent load with wrk (Debian package `wrk`; a load loop in Bun saturates before
- * the server does, NOTES §1): `connections` keep-alive connections on 2 wrk threads for `seconds`,
- * cycling through `paths` (each thread from its own place). Latency percentiles come from wrk's
- * own histogram. null when wrk is not installed.
- */
-let wrkMissing = false
-async function wrkLoad(base: string, paths: string[], connections: number, seconds = 10) {
-  if (wrkMissing || !Bun.which('wrk')) {
-    if (!wrkMissing) console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
-    wrkMissing = true
-    return null
-  }
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
--- Each thread starts at its own place in the list (wrk's setup() hook breaks request() here).
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p95":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
-    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p95: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
-
 /** The load average and the CPU share other processes took during a measurement (the machine is shared). */
 
 /** The server's processes (serve --processos): resident memory summed now and at each one's peak. Shared library pages count once per process, so the sum overstates. */
@@ -151,30 +106,7 @@ const rssOf = (pid: number) => {
 }
 
 /** A bare Bun server answering a fixed JSON, in `processes` processes sharing the port as the server's do; the same load against it. */
-async function bareBun(processes: number) {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: ${processes > 1}, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const procs = Array.from({ length: processes }, () => Bun.spawn([bun, '-e', code]))
-  await Bun.sleep(300 * processes)
-  try {
-    return await load([`http://127.0.0.1:${port}/`])
-  } finally {
-    for (const p of procs) p.kill()
-  }
-}
-
-/** A bare Bun server (one process) under the same wrk load, for the floor of the search figures. */
-async function bareBunWrk(connections: number) {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const code = `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`
-  const proc = Bun.spawn([bun, '-e', code])
-  await Bun.sleep(300)
-  try {
-    return await wrkLoad(`http://127.0.0.1:${port}`, ['/'], connections)
-  } finally {
-    proc.kill()
-  }
-}
+const bareBunLoad = (processes: number) => withBareBun(processes, (bare) => load([`${bare.base}/`]))
 
 /** Empties the OS page cache (root only), so the next reads of the served files come from disk. */
 function dropPageCache(): boolean {
@@ -314,13 +246,14 @@ for (const companies of sizes) {
   const searchUnderLoad = async (base: string, searches: [string, string[]][]) => {
     for (const connections of searchConnections) {
       console.log(`-- buscas sob carga: wrk, ${connections} conexões, 2 threads, 10 s por tipo (${machineLoad()}) --`)
+      if (!haveWrk()) return
       for (const [name, urls] of searches) {
-        const r = await wrkLoad(base, urls.map((u) => u.slice(base.length)), connections)
-        if (!r) return
+        const r = await wrk(base, urls.map((u) => u.slice(base.length)), { connections, seconds: 10 })
         console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, p99 ${fmt(r.p99)} ms, máx. ${fmt(r.max)} ms${r.errors || r.non2xx ? `, erros ${r.errors}, não 2xx ${r.non2xx}` : ''}`)
       }
-      const bare = await bareBunWrk(connections)
-      if (bare) console.log(`Bun puro (1 processo), mesma carga: ${bare.rps} req/s, p50 ${fmt(bare.p50)} ms, p95 ${fmt(bare.p95)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+      // A bare Bun server (one process) under the same wrk load, for the floor of the search figures.
+      const bare = await withBareBun(1, (b) => wrk(b.base, ['/'], { connections, seconds: 10 }))
+      console.log(`Bun puro (1 processo), mesma carga: ${bare.rps} req/s, p50 ${fmt(bare.p50)} ms, p95 ${fmt(bare.p95)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
     }
   }
 
@@ -363,8 +296,8 @@ for (const companies of sizes) {
       const rss = rssOf(server.pid)
       // The same load against a bare Bun server, measured in the same run: one process, and as many
       // as the server has; the ratio is to the faster of the two.
-      const bareOne = await bareBun(1)
-      const bareSame = rss.processes > 1 ? await bareBun(rss.processes) : bareOne
+      const bareOne = await bareBunLoad(1)
+      const bareSame = rss.processes > 1 ? await bareBunLoad(rss.processes) : bareOne
       const bareLoad = bareSame.rps > bareOne.rps ? bareSame : bareOne
       const ratio = (rps: number) => `${((100 * rps) / bareLoad.rps).toFixed(1)} % do Bun puro`
       console.log(`vazão /empresa, CNPJs nunca pedidos (32 conexões, 10 s): ${loaded.rps} req/s, p50 ${loaded.p50} ms, p99 ${loaded.p99} ms, erros ${loaded.errors} → ${ratio(loaded.rps)}`)

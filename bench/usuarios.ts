@@ -6,9 +6,9 @@
 // --dados DIR: a data folder already holding a registry build (make bench passes the one bench/registry.ts
 // built at its largest size, so `make bench BENCH_ARGS="--companies 65000000"` exports the national registry).
 import { DuckDBInstance } from '@duckdb/node-api'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, withBareBun, wrk, type WrkResult } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -61,29 +61,6 @@ function sizeOf(path: string): { bytes: number; files: number; largest: number }
   return { bytes, files, largest }
 }
 
-async function wrk(base: string, paths: string[], connections = 32, duration = seconds) {
-  const script = join(work, `wrk-${Math.random().toString(36).slice(2)}.lua`)
-  writeFileSync(script, `
-local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-init = function(args) math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16)); i = math.random(0, #paths - 1) end
-request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${duration}s`, '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  rmSync(script)
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; errors: number; non2xx: number }
-  return { rps: Math.round(r.requests / r.seconds), p50: r.p50, p99: r.p99, falhas: r.errors + r.non2xx }
-}
-
 async function startServer(flags: string[]) {
   const port = 41000 + Math.floor(Math.random() * 10000)
   const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'error', '--pre-leitura', '0', ...flags], { stderr: 'ignore' })
@@ -96,25 +73,8 @@ async function startServer(flags: string[]) {
   return { base, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
 }
 
-async function bareBun() {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const proc = Bun.spawn([bun, '-e', `Bun.serve({ port: ${port}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
-  await Bun.sleep(400)
-  try {
-    return await wrk(`http://127.0.0.1:${port}`, ['/'])
-  } finally {
-    proc.kill()
-  }
-}
-
 console.log(`bench/usuarios.ts ${new Date().toISOString()}: ${companies.toLocaleString('pt-BR')} empresas sintéticas em ${work}; ${machineLoad()}`)
-if (!wrkMissing()) console.log('wrk: ok')
-
-function wrkMissing(): boolean {
-  if (Bun.which('wrk')) return false
-  console.log('wrk não instalado (apt-get install -y wrk): a medida de /metrics sob carga fica de fora')
-  return true
-}
+if (haveWrk()) console.log('wrk: ok')
 
 if (!reuse && !metricsOnly) {
   rmSync(work, { recursive: true, force: true })
@@ -150,7 +110,7 @@ if (!metricsOnly) {
   await q('uma UF (lê só a pasta uf=SP)', `SELECT count(*) FROM read_parquet('${out}/cnpj/estabelecimentos/*/*.parquet', hive_partitioning = true) WHERE uf = 'SP'`)
 }
 
-if (!wrkMissing() && existsSync(join(data, 'cnpj', 'current'))) {
+if (haveWrk() && existsSync(join(data, 'cnpj', 'current'))) {
   // CNPJs that exist, spread over the registry: each request a lookup of the card store.
   const conn = await (await DuckDBInstance.create(join(data, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })).connect()
   const cnpjs = (await conn.runAndReadAll(`SELECT cnpj FROM estabelecimentos USING SAMPLE 5000 ROWS`)).getRows().map((r) => `/v1/cnpj/situacao/${r[0]}`)
@@ -181,11 +141,11 @@ if (!wrkMissing() && existsSync(join(data, 'cnpj', 'current'))) {
   const burst = Number(opt('--rajada-segundos', '3'))
   console.log(`\n/metrics sob carga: /v1/cnpj/situacao com ${cnpjs.length} CNPJs, wrk -t2 -c32, ${bursts} rajadas de ${burst} s em cada servidor, alternadas, os dois servidores no ar ao mesmo tempo, 2 processos cada (o padrão aqui):`)
   const servers = { on: await startServer(['--metricas', '1']), off: await startServer(['--metricas', '0']) }
-  const rounds: { on: Awaited<ReturnType<typeof wrk>>[]; off: Awaited<ReturnType<typeof wrk>>[] } = { on: [], off: [] }
+  const rounds: { on: WrkResult[]; off: WrkResult[] } = { on: [], off: [] }
   try {
-    for (const s of Object.values(servers)) await wrk(s.base, cnpjs.slice(0, 500), 8, 3)
+    for (const s of Object.values(servers)) await wrk(s.base, cnpjs.slice(0, 500), { connections: 8, seconds: 3 })
     for (let round = 0; round < bursts; round++)
-      for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) rounds[mode].push(await wrk(servers[mode].base, cnpjs, 32, burst))
+      for (const mode of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) rounds[mode].push(await wrk(servers[mode].base, cnpjs, { connections: 32, seconds: burst }))
     const scraped = await (await fetch(`${servers.on.base}/metrics`)).text()
     console.log(`  raspagem: ${scraped.split('\n').find((l) => l.startsWith('dadosbr_http_requests_total{rota="/v1/cnpj/situacao/{cnpj}",status="200"}'))}`)
     const t = performance.now()
@@ -196,10 +156,10 @@ if (!wrkMissing() && existsSync(join(data, 'cnpj', 'current'))) {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   for (const mode of ['on', 'off'] as const)
-    console.log(`  métricas ${mode === 'on' ? 'ligadas   ' : 'desligadas'}: req/s ${rounds[mode].map((r) => r.rps).join(' ')}; mediana ${median(rounds[mode].map((r) => r.rps))}, p50 ${median(rounds[mode].map((r) => r.p50)).toFixed(2)} ms, p99 ${median(rounds[mode].map((r) => r.p99)).toFixed(2)} ms, falhas ${rounds[mode].reduce((a, r) => a + r.falhas, 0)}`)
+    console.log(`  métricas ${mode === 'on' ? 'ligadas   ' : 'desligadas'}: req/s ${rounds[mode].map((r) => r.rps).join(' ')}; mediana ${median(rounds[mode].map((r) => r.rps))}, p50 ${median(rounds[mode].map((r) => r.p50)).toFixed(2)} ms, p99 ${median(rounds[mode].map((r) => r.p99)).toFixed(2)} ms, falhas ${rounds[mode].reduce((a, r) => a + r.errors + r.non2xx, 0)}`)
   const ratios = rounds.on.map((r, i) => r.rps / rounds.off[i]!.rps)
   console.log(`  ligadas/desligadas, rajada a rajada: ${ratios.map((x) => x.toFixed(3)).join(' ')}; mediana ${median(ratios).toFixed(3)}; ${machineLoad()}`)
   const on = median(rounds.on.map((r) => r.rps)), off = median(rounds.off.map((r) => r.rps))
-  const bare = await bareBun()
+  const bare = await withBareBun(1, (b) => wrk(b.base, ['/'], { connections: 32, seconds }))
   console.log(`  medianas: ligadas ${on} req/s, desligadas ${off} req/s; Bun puro ${bare.rps} req/s na mesma rodada`)
 }

@@ -8,7 +8,7 @@
 //     try a refresh that must never be waited on), beside a bare Bun server under the same load;
 //     plus the time inside the server (app.handle, one request at a time).
 // `bun bench/cadeias.ts [--work DIR] [--segundos 8] [--conexoes 8,32]`.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { INGESTS } from '../ingest/registry'
 import { seededRandom } from '../ingest/lib/random'
@@ -17,7 +17,7 @@ import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { CADEIAS_FEEDS } from '../src/datasets/cadeias'
 import { DATASETS } from '../src/datasets/registry'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -139,24 +139,6 @@ async function inProcess(dataDir: string) {
 
 // ------------------------------------------------------------------ 3. routes under load
 
-async function wrkLoad(url: string, connections: number, seconds: number, work: string) {
-  const script = join(work, 'wrk.lua')
-  writeFileSync(script, `
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d,"bytes":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status, summary.bytes))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number; bytes: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds), kb: Math.round(r.bytes / Math.max(1, r.requests) / 1024) }
-}
-
 async function waitUp(base: string) {
   for (let i = 0; i < 900; i++) {
     try {
@@ -168,10 +150,7 @@ async function waitUp(base: string) {
 }
 
 async function underLoad(work: string, dataDir: string, levels: number[], seconds: number) {
-  if (!Bun.which('wrk')) {
-    console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
-    return
-  }
+  if (!haveWrk()) return
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = slowUpstreams()
     if (scenario === 'fora do ar') up.close() // their ports now refuse connections
@@ -185,8 +164,8 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
       for (const connections of levels) {
         console.log(`-- rotas sob carga, fontes ${scenario}: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota (${machineLoad()}) --`)
         for (const r of ROUTES) {
-          const w = await wrkLoad(base + r, connections, seconds, work)
-          console.log(`${r}: ${w.rps} req/s (${w.kb} KB cada), p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}`)
+          const w = await wrk(base, r, { connections, seconds })
+          console.log(`${r}: ${w.rps} req/s (${Math.round(w.bytesPerAnswer / 1024)} KB cada), p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}`)
         }
       }
     } finally {
@@ -195,17 +174,12 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
       if (scenario !== 'fora do ar') up.close()
     }
   }
-  const bport = 42000 + Math.floor(Math.random() * 8000)
-  const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${bport}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
-  await Bun.sleep(300)
-  try {
+  await withBareBun(1, async (bare) => {
     for (const connections of levels) {
-      const w = await wrkLoad(`http://127.0.0.1:${bport}/`, connections, seconds, work)
+      const w = await wrk(bare.base, '/', { connections, seconds })
       console.log(`Bun puro (1 processo), ${connections} conexões: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms (${machineLoad()})`)
     }
-  } finally {
-    bare.kill()
-  }
+  })
 }
 
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-cadeias'))

@@ -8,7 +8,7 @@
 //     route tries a refresh and must not wait), while the upstreams take 30 s, then while they are
 //     down, beside a bare Bun server under the same load; plus the time inside the server (app.handle).
 // `bun bench/commodities.ts [--work DIR] [--segundos 10] [--conexoes 8,32]`.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { commoditiesIngest } from '../ingest/commodities/command'
 import { somarArquivo, novasSomas } from '../ingest/commodities/exportacoes'
@@ -19,7 +19,7 @@ import { startReplay } from '../ingest/lib/replay'
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { COMMODITIES_FEEDS } from '../src/datasets/commodities'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -107,24 +107,6 @@ async function fireRefresh(work: string) {
 const ROUTES = ['clima', 'fogo', 'exportacoes', 'hidrologia', 'briefing', 'pacote', 'amostra'].map((r) => `/v1/commodities/${r}`)
 const UPSTREAM_ENVS = ['OPEN_METEO_URL', 'OPEN_METEO_ARCHIVE_URL', 'INPE_QUEIMADAS_URL', 'ONS_EAR_URL', 'BCB_OLINDA_URL', 'BCB_SGS_URL']
 
-async function wrkLoad(url: string, connections: number, seconds: number, work: string) {
-  const script = join(work, 'wrk.lua')
-  writeFileSync(script, `
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, url], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
-
 /** Stand-ins that take 30 s to answer anything (one per upstream setting), in this process. */
 function slowUpstreams() {
   const servers = UPSTREAM_ENVS.map((env) => {
@@ -174,10 +156,7 @@ async function inProcess(dataDir: string) {
 }
 
 async function underLoad(work: string, dataDir: string, levels: number[], seconds: number) {
-  if (!Bun.which('wrk')) {
-    console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
-    return
-  }
+  if (!haveWrk()) return
   await inProcess(dataDir)
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = slowUpstreams()
@@ -192,7 +171,7 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
       for (const connections of levels) {
         console.log(`-- rotas sob carga, fontes ${scenario}: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota (${machineLoad()}) --`)
         for (const r of ROUTES) {
-          const w = await wrkLoad(base + r, connections, seconds, work)
+          const w = await wrk(base, r, { connections, seconds })
           console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}`)
         }
       }
@@ -201,17 +180,12 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
       if (scenario !== 'fora do ar') up.close()
     }
   }
-  const bport = 42000 + Math.floor(Math.random() * 8000)
-  const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${bport}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
-  await Bun.sleep(300)
-  try {
+  await withBareBun(1, async (bare) => {
     for (const connections of levels) {
-      const w = await wrkLoad(`http://127.0.0.1:${bport}/`, connections, seconds, work)
+      const w = await wrk(bare.base, '/', { connections, seconds })
       console.log(`Bun puro (1 processo), ${connections} conexões: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms (${machineLoad()})`)
     }
-  } finally {
-    bare.kill()
-  }
+  })
 }
 
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-commodities'))

@@ -13,7 +13,7 @@ import { readRecordingIndex, startReplay, type Route } from '../ingest/lib/repla
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { MERCADO_FEEDS } from '../src/datasets/mercado'
-import { machineLoad } from './lib'
+import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -131,24 +131,6 @@ async function refreshCost(work: string, repetitions: number) {
 
 // ------------------------------------------------------------------ 2. routes under load
 
-async function wrkLoad(base: string, path: string, connections: number, seconds: number, work: string) {
-  const script = join(work, 'wrk.lua')
-  writeFileSync(script, `
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"max":%f,"errors":%d,"non2xx":%d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    e.connect + e.read + e.write + e.timeout, e.status))
-end`)
-  const proc = Bun.spawn(['wrk', '-t', '2', '-c', String(connections), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, base + path], { stdout: 'pipe', stderr: 'pipe' })
-  const out = await new Response(proc.stdout).text()
-  await proc.exited
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (!line) throw new Error(`wrk sem resultado: ${out}`)
-  const r = JSON.parse(line) as { requests: number; seconds: number; p50: number; p99: number; max: number; errors: number; non2xx: number }
-  return { ...r, rps: Math.round(r.requests / r.seconds) }
-}
-
 /**
  * The time a request spends in the server itself (app.handle, no network, one at a time), the
  * upstreams taking 30 s: what the route costs, apart from the load generator and the machine's
@@ -190,28 +172,6 @@ async function inProcess(dataDir: string) {
   }
 }
 
-/** The server's processes (itself and the extra serving processes it starts). */
-function tree(pid: number, into: number[] = []): number[] {
-  into.push(pid)
-  try {
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) tree(child, into)
-  } catch {}
-  return into
-}
-
-/** CPU seconds (user + system) the server's processes have used: per answer, a figure the machine's other tenants barely move. */
-function serverCpu(pid: number): number {
-  const tick = 100 // USER_HZ on Linux
-  return tree(pid).reduce((sum, p) => {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return sum + (Number(fields[11]) + Number(fields[12])) / tick
-    } catch {
-      return sum
-    }
-  }, 0)
-}
-
 async function waitUp(base: string) {
   for (let i = 0; i < 200; i++) {
     try {
@@ -225,10 +185,7 @@ async function waitUp(base: string) {
 const ROUTES = ['/v1/mercado/cambio', '/v1/mercado/noticias?tema=macro&por_pagina=50', '/v1/mercado/indicadores', '/v1/mercado/pacote', '/v1/mercado/amostra']
 
 async function underLoad(work: string, connections: number, seconds: number) {
-  if (!Bun.which('wrk')) {
-    console.log('wrk não instalado (apt-get install wrk): medidas sob carga puladas')
-    return
-  }
+  if (!haveWrk()) return
   // The full-size copies of the cost measurement (300 merged headlines), made two days old: every
   // route finds its copies stale, tries a refresh, and must not wait on it.
   const dataDir = join(work, 'dados')
@@ -260,25 +217,17 @@ async function underLoad(work: string, connections: number, seconds: number) {
       await Bun.sleep(1000)
       console.log(`-- rotas sob carga, fontes ${scenario}: wrk, ${connections} conexões, 2 threads, ${seconds} s por rota (${machineLoad()}) --`)
       for (const r of ROUTES) {
-        const cpu = serverCpu(server.pid)
-        const w = await wrkLoad(base, r, connections, seconds, work)
-        const perAnswer = ((serverCpu(server.pid) - cpu) / w.requests) * 1e6
-        console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}; CPU do servidor ${fmt(perAnswer, 0)} µs por resposta`)
+        // The server's CPU per answer: a figure the machine's other tenants barely move.
+        const w = await wrk(base, r, { connections, seconds, cpuOf: [server.pid] })
+        console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}; CPU do servidor ${fmt(w.cpuUs, 0)} µs por resposta`)
       }
     } finally {
       server.kill()
       up.proc.kill()
     }
   }
-  const bport = 42000 + Math.floor(Math.random() * 8000)
-  const bare = Bun.spawn([bun, '-e', `Bun.serve({ port: ${bport}, hostname: '127.0.0.1', fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); await Bun.sleep(1e9)`])
-  await Bun.sleep(300)
-  try {
-    const w = await wrkLoad(`http://127.0.0.1:${bport}`, '/', connections, seconds, work)
-    console.log(`Bun puro (1 processo), mesma carga: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms (${machineLoad()})`)
-  } finally {
-    bare.kill()
-  }
+  const w = await withBareBun(1, (bare) => wrk(bare.base, '/', { connections, seconds }))
+  console.log(`Bun puro (1 processo), mesma carga: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms (${machineLoad()})`)
 }
 
 if (args[0] === '--upstreams') await serveUpstreams(args[1] ?? 'none')

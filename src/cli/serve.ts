@@ -69,6 +69,10 @@ export async function serve(argv: string[]): Promise<number> {
     log.info(`ouvindo em http://${shown}:${server.port}`, { dados: config.dataDir, processos: processes })
     const health = await healthOf(app.ctx)
     if (health.status !== 'ok') log.warn('serviço degradado', { motivos: health.motivos.join('; ') })
+  } else {
+    // Each extra process says when it has joined the port (with its number): an operator sees a
+    // restarted one come back, and a script knows when all of them answer.
+    log.info(`ouvindo na porta ${server.port}`)
   }
 
   await new Promise<void>((resolve) => {

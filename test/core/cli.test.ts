@@ -100,12 +100,14 @@ describe('serve with several processes', () => {
       const answered = async () => {
         for (let i = 0; i < 40; i++) expect((await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' } })).status).toBe(200)
       }
-      await until(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`, { headers: { connection: 'close' } }).catch(() => undefined)) && true, 'a resposta')
+      // An extra process says when it has opened the data and joined the port (its start, then its restart).
+      const joined = () => server.log.text.match(new RegExp(`INFO ouvindo na porta ${port} processo=1\\n`, 'g'))?.length ?? 0
+      await until(() => (joined() === 1 ? true : undefined), 'o segundo processo na porta')
       await answered()
       process.kill(first!, 'SIGKILL')
       const [second] = await until(() => childrenOf(proc.pid).find((p) => p !== first) !== undefined ? childrenOf(proc.pid) : undefined, 'o processo reiniciado')
       expect(second).not.toBe(first)
-      await Bun.sleep(1500) // its port is bound once it has opened the data
+      await until(() => (joined() === 2 ? true : undefined), 'o processo reiniciado na porta')
       await answered()
       proc.kill('SIGTERM')
       expect(await proc.exited).toBe(0)

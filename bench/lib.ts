@@ -1,9 +1,11 @@
 // What every bench/<base>.ts shares: the machine's load while it measured (the machine is shared,
 // so a figure without it means little), a command timed to its end, a process tree's memory and
-// CPU, the one wrk runner every load goes through and the bare Bun server every bench compares with.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+// CPU, the one way a bench starts the dadosbr server, the one wrk runner every load goes through
+// and the bare Bun server every bench compares with.
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { RUNTIME_FLAGS } from '../src/core/self'
 
 /** The load average over the last 1 and 5 minutes, and the cores it is shared by. */
 export function machineLoad(): string {
@@ -216,4 +218,132 @@ export function meanOf([x, y]: TwoRuns) {
     runs: `${x.rps} e ${y.rps}`,
     cpuUs: (x.cpuUs + y.cpuUs) / 2,
   }
+}
+
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+
+export type ServerOptions = {
+  /** The data folder served. */
+  data: string
+  /** `--processos`; omitted, the server's own default (one per core here), read back from its announcement. */
+  processes?: number
+  /** More flags for `serve` (`--pre-leitura 0`, `--metricas 1`...). */
+  args?: string[]
+  /** Added to this process's environment (upstream URLs pointing at local stand-ins). */
+  env?: Record<string, string>
+  /** Every log line appended to this file. */
+  logFile?: string
+  /** WARN and ERROR lines written to this bench's stderr as they come. */
+  echoWarnings?: boolean
+  /** Called with every log line, as it comes (registry's prewarm lines). */
+  onLine?: (line: string) => void
+  /** Gives up after this long (default 10 min: a national registry opens slowly on a busy machine). */
+  timeoutMs?: number
+}
+
+export type Server = {
+  base: string
+  port: number
+  /** The first process: the others are its children (treeCpu/treeRss follow them). */
+  pid: number
+  /** Serving processes, as the server announced. */
+  processes: number
+  /** From the spawn to every process answering. */
+  startSeconds: number
+  /** The first process's exit code, once it exits. */
+  exited: Promise<number>
+  /** SIGTERM (the first process stops the others), SIGKILL after a grace period; idempotent. */
+  stop(): Promise<void>
+}
+
+/** Whether `p` settles within `ms` (the timer cleared after, so a pending one does not keep the bench alive). */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: Timer | undefined
+  const late = new Promise<false>((done) => (timer = setTimeout(done, ms, false)))
+  try {
+    return await Promise.race([p.then(() => true as const), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const TAIL_LINES = 20
+/** The first process gives its extra processes 10 s to finish after SIGTERM: a little more before SIGKILL. */
+const STOP_GRACE_MS = 15_000
+const ANNOUNCED = /ouvindo em http:\/\/[^\s:]+:(\d+)\b.*\bprocessos=(\d+)/
+const JOINED = /ouvindo na porta (\d+)\b.*\bprocesso=(\d+)/
+/** The first process restarts an extra one that died: during the start, that is a failure (it would retry for ever). */
+const EXTRA_DIED = /processo de atendimento saiu/
+
+/**
+ * Starts `dadosbr serve --gratis` on a port the system chooses (--port 0) and resolves once it
+ * serves on every process. Why: a random port in 41000-51000 overlaps the kernel's ephemeral range
+ * and the other benches on this shared machine; the server died on a taken one while the bench
+ * polled it for ever. Here the port is the one the first process announces; ready means the first
+ * process announced it, each of the n-1 extra processes announced joining it (each opens the data
+ * on its own, so before that the load would fall on fewer processes) and /v1/health answers. The
+ * data is opened before the port is bound, so no route of a dataset needs its own probe. A server
+ * that exits, or an extra process that dies, or the timeout, rejects at once with one line in
+ * Portuguese ending with the last log lines, and the server is stopped.
+ */
+export async function startServer(o: ServerOptions): Promise<Server> {
+  const started = performance.now()
+  const timeoutMs = o.timeoutMs ?? 10 * 60_000
+  const deadline = Date.now() + timeoutMs
+  const cmd = [process.execPath, ...RUNTIME_FLAGS, CLI, 'serve', '--gratis', '--port', '0', '--host', '127.0.0.1', '--data', o.data, '--log', 'info', '--log-formato', 'texto',
+    ...(o.processes === undefined ? [] : ['--processos', String(o.processes)]), ...(o.args ?? [])]
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...o.env }, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
+  const logFd = o.logFile ? openSync(o.logFile, 'a') : undefined
+  const tail: string[] = []
+  let port = 0
+  let processes = 0
+  let extraDied: string | undefined
+  const joined = new Map<number, number>()
+  const handle = (line: string) => {
+    if (logFd !== undefined) writeSync(logFd, line + '\n')
+    tail.push(line.replace(/^\S+Z /, ''))
+    if (tail.length > TAIL_LINES) tail.shift()
+    if (o.echoWarnings && / (WARN|ERROR) /.test(line)) process.stderr.write(line + '\n')
+    let m: RegExpExecArray | null
+    if (!port && (m = ANNOUNCED.exec(line))) [port, processes] = [Number(m[1]), Number(m[2])]
+    else if ((m = JOINED.exec(line))) joined.set(Number(m[2]), Number(m[1]))
+    else if (!extraDied && EXTRA_DIED.test(line)) extraDied = line
+    o.onLine?.(line)
+  }
+  // Read to the end, always: a full pipe would block the server's log writes.
+  const reading = (async () => {
+    const decoder = new TextDecoder()
+    let pending = ''
+    for await (const chunk of proc.stderr) {
+      const lines = (pending + decoder.decode(chunk, { stream: true })).split('\n')
+      pending = lines.pop()!
+      for (const line of lines) handle(line)
+    }
+    if (pending) handle(pending)
+  })()
+  let stopping: Promise<void> | undefined
+  const stop = () => (stopping ??= (async () => {
+    proc.kill('SIGTERM')
+    if (!(await settlesWithin(proc.exited, STOP_GRACE_MS))) proc.kill('SIGKILL')
+    await proc.exited
+    // The extra processes hold the pipe until they exit (they follow the first one out).
+    await settlesWithin(reading, 2000)
+    if (logFd !== undefined) closeSync(logFd)
+  })())
+  const fail = async (why: string) => {
+    await settlesWithin(reading, 1000)
+    await stop()
+    return new Error(`o servidor (dadosbr serve --data ${o.data}) ${why}; últimas linhas do log: ${tail.join(' | ') || '(nenhuma)'}`)
+  }
+  const base = () => `http://127.0.0.1:${port}`
+  const healthy = () => fetch(`${base()}/v1/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false)
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw await fail(`saiu (${proc.exitCode ?? proc.signalCode}) antes de ficar pronto`)
+    if (extraDied) throw await fail(`perdeu um processo de atendimento durante a partida`)
+    if (Date.now() > deadline) throw await fail(`não ficou pronto em ${timeoutMs / 1000} s (porta ${port || 'não anunciada'}, ${joined.size} de ${processes ? processes - 1 : '?'} processos extras na porta)`)
+    const allJoined = port > 0 && [...joined.values()].filter((p) => p === port).length >= processes - 1
+    if (allJoined && (await healthy())) break
+    await Bun.sleep(25)
+  }
+  return { base: base(), port, pid: proc.pid, processes, startSeconds: (performance.now() - started) / 1000, exited: proc.exited, stop }
 }

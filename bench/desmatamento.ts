@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path'
 import { synthDeter } from '../ingest/desmatamento/synth'
 import { seededRandom } from '../ingest/lib/random'
 import { todosMunicipios } from '../ingest/desmatamento/microrregioes'
-import { haveWrk, machineLoad, timed, meanOf, mirrored, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -35,23 +35,6 @@ async function alone(base: string, paths: string[]) {
   }
   times.sort((a, b) => a - b)
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! }
-}
-
-async function startServer(data: string, processes: number) {
-  for (let attempt = 1; ; attempt++) {
-    const port = 42000 + Math.floor(Math.random() * 9000)
-    const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'pipe' })
-    const base = `http://127.0.0.1:${port}`
-    const pid = proc.pid
-    // The machine is shared: starting can take a while; a port taken by another run means another try.
-    for (let i = 0; i < 2400 && proc.exitCode === null; i++) {
-      if (await fetch(`${base}/v1/desmatamento/municipio/1500602`).then((r) => r.ok).catch(() => false)) return { base, pid, stop: async () => { proc.kill(); await proc.exited } }
-      await Bun.sleep(25)
-    }
-    proc.kill()
-    const err = await new Response(proc.stderr).text()
-    if (attempt === 3) throw new Error(`o servidor não respondeu: ${err.trim().split('\n').slice(-3).join(' | ')}`)
-  }
 }
 
 rmSync(work, { recursive: true, force: true })
@@ -101,7 +84,7 @@ const routes: [string, string[]][] = [['municipio', municipio], ['fornecedor', f
 
 if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
-  const server = await startServer(data, processes)
+  const server = await startServer({ data, processes })
   try {
     console.log(`\n-- ${processes} processo(s) do servidor --`)
     for (const [name, paths] of routes) {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { synthBcb } from '../ingest/bcb/synth'
 import { synthIntegridade } from '../ingest/integridade/synth'
 import { completeCnpj } from '../src/core/documents'
-import { haveWrk, machineLoad, timed, meanOf, mirrored, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -34,17 +34,6 @@ async function alone(base: string, paths: string[]) {
   }
   times.sort((a, b) => a - b)
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! }
-}
-
-async function startServer(data: string, processes: number) {
-  const port = 42000 + Math.floor(Math.random() * 9000)
-  const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'ignore' })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 400; i++) {
-    if (await fetch(`${base}/v1/bcb/amostra`).then((r) => r.ok).catch(() => false)) break
-    await Bun.sleep(25)
-  }
-  return { base, stop: async () => { proc.kill(); await proc.exited } }
 }
 
 rmSync(work, { recursive: true, force: true })
@@ -74,7 +63,7 @@ const bcb = raizes.slice(0, 1800).flatMap((r, i) => [i % 2 ? `/v1/bcb/instituica
 
 if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
-  const server = await startServer(data, processes)
+  const server = await startServer({ data, processes })
   try {
     await alone(server.base, triagem.slice(0, 400))
     const a = await alone(server.base, triagem.slice(400, 2400))

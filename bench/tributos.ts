@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthTributos } from '../ingest/tributos/synth'
 import { formatarNcm } from '../src/datasets/tributos/codigos'
-import { haveWrk, machineLoad, timed, treeRss, meanOf, mirrored, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, treeRss, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -37,31 +37,6 @@ async function alone(base: string, paths: string[]) {
   }
   times.sort((a, b) => a - b)
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]!, max: times[times.length - 1]!, bytes }
-}
-
-/** A port free now (the machine runs other benchmarks: a random one collides). */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
-
-async function startServer(data: string, processes: number) {
-  for (let attempt = 0; ; attempt++) {
-    const port = freePort()
-    const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn', '--processos', String(processes)], { stdout: 'ignore', stderr: 'ignore' })
-    const base = `http://127.0.0.1:${port}`
-    for (let i = 0; i < 400 && proc.exitCode === null; i++) {
-      if (await fetch(`${base}/v1/tributos/ncm/10063021`).then((r) => r.ok).catch(() => false)) {
-        return { base, pid: proc.pid, stop: async () => { proc.kill(); await proc.exited } }
-      }
-      await Bun.sleep(25)
-    }
-    proc.kill()
-    await proc.exited
-    if (attempt >= 3) throw new Error('o servidor não respondeu')
-  }
 }
 
 rmSync(work, { recursive: true, force: true })
@@ -100,7 +75,7 @@ const outras = ['/v1/tributos/calendario', '/v1/tributos/amostra']
 
 if (!haveWrk()) process.exit(0)
 for (const processes of [1, navigator.hardwareConcurrency]) {
-  const server = await startServer(data, processes)
+  const server = await startServer({ data, processes })
   try {
     await alone(server.base, [...ncm.slice(0, 400), ...busca])
     const a = await alone(server.base, ncm)

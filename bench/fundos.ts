@@ -2,11 +2,11 @@
 // reports (~8 M rows), the registry, one portfolio month (~1.5 M rows). Figures: ingest wall time,
 // CPU and peak memory, the build's size; then every route under wrk beside a bare Bun server in
 // the same run (latency percentiles from wrk's histogram), and each route alone (one connection).
-// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 4,32] [--segundos 10]`. Figures go to stdout.
+// `bun bench/fundos.ts [--work DIR] [--reuse] [--conexoes 4,32] [--segundos 10] [--classes 29000]`. Figures go to stdout.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
-import { haveWrk, machineLoad, treeRss, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -16,6 +16,8 @@ const reuse = args.includes('--reuse')
 /** Concurrent connections of the load (wrk -c), each level a run. */
 const levels = opt('--conexoes', '4,32').split(',').map(Number)
 const seconds = Number(opt('--segundos', '10'))
+/** Classes reporting as a whole (the real size: 29 000); fewer for a quick check of the bench itself, the rest scaled alike. */
+const classes = Number(opt('--classes', '29000'))
 const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
@@ -60,18 +62,6 @@ async function alone(base: string, paths: string[]) {
   return { p50: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]! }
 }
 
-async function startServer(data: string) {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const base = `http://127.0.0.1:${port}`
-  const proc = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'warn'], { stderr: 'inherit' })
-  for (;;) {
-    const ok = await fetch(`${base}/v1/fundos/fluxos?dias=1`).then((r) => r.ok).catch(() => false)
-    if (ok) break
-    await Bun.sleep(50)
-  }
-  return { base, pid: proc.pid, async stop() { proc.kill(); await proc.exited } }
-}
-
 // --- synthetic files ---
 const src = join(work, 'cvm')
 const summaryFile = join(src, 'sintetico.json')
@@ -79,7 +69,8 @@ let synth: SynthSummary
 if (existsSync(summaryFile)) synth = JSON.parse(readFileSync(summaryFile, 'utf8'))
 else {
   const t = performance.now()
-  synth = await synthFundos({ outDir: src, quiet: true })
+  const scale = classes / 29_000
+  synth = await synthFundos({ outDir: src, quiet: true, classes, subclassClasses: Math.ceil(1000 * scale), portfolioRows: Math.ceil(1_450_000 * scale) })
   writeFileSync(summaryFile, JSON.stringify(synth))
   console.log(`sintético: ${fmt((performance.now() - t) / 1000)} s`)
 }
@@ -113,7 +104,8 @@ const routes: [string, string[]][] = [
   ['movimentacoes', months.flatMap((m) => [10, 20, 50].map((l) => `/v1/fundos/movimentacoes?competencia=${m}&limite=${l}`)).concat(['/v1/fundos/movimentacoes?limite=50'])],
   ['amostra', ['/v1/fundos/amostra']],
 ]
-const server = await startServer(data)
+// The server's default process count (one per core, as in production); its warnings pass through, as before.
+const server = await startServer({ data, echoWarnings: true })
 try {
   console.log(`-- cada rota sozinha: uma conexão, um pedido por vez (${machineLoad()}) --`)
   for (const [name, paths] of routes) {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path'
 import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
 import { DATASETS } from '../src/datasets/registry'
-import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -37,16 +37,9 @@ function duBytes(dir: string): number {
   return n
 }
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
-  const port = s.port!
-  s.stop(true)
-  return port
-}
-
-/** The synthetic PNCP in its own process (its CPU is not the sync's). */
-async function startSynth(port: number) {
-  const proc = Bun.spawn([bun, join(ROOT, 'ingest', 'licitacoes', 'synth.ts'), '--porta', String(port), '--contratos', String(contratos)], { stdout: 'pipe', stderr: 'inherit' })
+/** The synthetic PNCP in its own process (its CPU is not the sync's), on a port the system chooses (it prints its URL). */
+async function startSynth() {
+  const proc = Bun.spawn([bun, join(ROOT, 'ingest', 'licitacoes', 'synth.ts'), '--porta', '0', '--contratos', String(contratos)], { stdout: 'pipe', stderr: 'inherit' })
   const reader = proc.stdout.getReader()
   const { value } = await reader.read()
   reader.releaseLock()
@@ -61,22 +54,13 @@ async function show(label: string, base: string, paths: string[], connections: n
   console.log(`${label}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, máx ${fmt(r.max)} ms${r.errors || r.non2xx ? `, ${r.errors} erros, ${r.non2xx} não-2xx` : ''} (${machineLoad()})`)
 }
 
-async function waitHttp(url: string) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return
-    } catch {}
-    await Bun.sleep(100)
-  }
-  throw new Error(`sem resposta de ${url}`)
-}
-
 mkdirSync(work, { recursive: true })
 console.log(`licitações: ${contratos.toLocaleString('pt-BR')} contratos sintéticos de ${plan.ate.slice(0, 4)} para trás, desde 2021-01-01; pasta ${work}`)
-const synth = await startSynth(await freePort())
+const synth = await startSynth()
 // Every other upstream at a closed local port: the server's other feeds never leave the machine.
 const closed = Object.fromEntries(DATASETS.flatMap((d) => [...(d.upstreams ?? []), ...(d.feeds ?? []).flatMap((f) => f.upstreams)]).map((u) => [u.env, 'http://127.0.0.1:9']))
-const env = { ...process.env, ...closed, PNCP_URL: synth.url, UV_THREADPOOL_SIZE: '4' }
+const upstreams = { ...closed, PNCP_URL: synth.url, UV_THREADPOOL_SIZE: '4' }
+const env = { ...process.env, ...upstreams }
 try {
   // 1. The sync of the whole history.
   if (!reuse || !existsSync(join(dataDir, 'licitacoes', 'current'))) {
@@ -111,11 +95,9 @@ try {
   await fetch(`${synth.url}/_atraso?ms=30000`)
 
   // 2. The server.
-  const port = await freePort()
-  const server = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--data', dataDir, '--log', 'warn'], { env, stdout: 'ignore', stderr: 'inherit' })
-  const base = `http://127.0.0.1:${port}`
+  const server = await startServer({ data: dataDir, env: upstreams, echoWarnings: true })
+  const base = server.base
   try {
-    await waitHttp(`${base}/v1/health`)
     // Suppliers as the sync saw them: 2 000 roots drawn like the contracts, and the big one.
     const roots = new Set<string>()
     for (let n = 1; roots.size < 2000 && n < contratos; n += 9973) {
@@ -158,8 +140,7 @@ try {
     console.log(`licitações abertas com o PNCP fora do ar: fonte.status ${await status()}`)
     await show('licitações abertas, PNCP fora do ar, wrk 4 conexões', base, abertas, 4)
   } finally {
-    server.kill()
-    await server.exited
+    await server.stop()
   }
   // The floor: a bare Bun server answering a fixed JSON, same load.
   await withBareBun(1, async (bare) => {

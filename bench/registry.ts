@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, treeRss, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -113,42 +113,31 @@ function dropPageCache(): boolean {
   return Bun.spawnSync(['sh', '-c', 'sync && echo 3 > /proc/sys/vm/drop_caches'], { stderr: 'ignore' }).exitCode === 0
 }
 
-/** Starts `dadosbr serve` and waits for its first answer; `prewarmed` resolves with the prewarm's log line. */
-async function startServer(data: string, flags: string[]) {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const base = `http://127.0.0.1:${port}`
+/**
+ * The server (startServer), with the prewarm's log lines: `prewarmed` resolves with them once the
+ * prewarm logged its last file (or the server exited without); `firstAnswerSeconds` is the time from
+ * the spawn to the first process's announcement that it listens (it answers from then on).
+ */
+async function startRegistryServer(data: string, flags: string[]) {
   const started = performance.now()
-  const proc = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'info', ...flags], { stderr: 'pipe' })
-  // The prewarm's line resolves `prewarmed`; warnings and errors pass through; the rest is drained.
+  let firstAnswerSeconds = NaN
   const warmLines: string[] = []
-  const prewarmed = new Promise<string>((done) => {
-    const t = performance.now()
-    void (async () => {
-      let pending = ''
-      for await (const chunk of proc.stderr) {
-        const lines = (pending + new TextDecoder().decode(chunk)).split('\n')
-        pending = lines.pop()!
-        for (const line of lines) {
-          if (/ (WARN|ERROR) /.test(line)) process.stderr.write(line + '\n')
-          // The prewarm logs each file it reads (cnpj.duckdb last), the one it reads in part, or the one it skips.
-          const last = line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))
-          if (last || line.includes('cache de páginas')) warmLines.push(`${fmt((performance.now() - t) / 1000)} s: ${line.replace(/^\S+ \w+ /, '')}`)
-          if (last) done(warmLines.join('; '))
-        }
-      }
-      done('sem registro')
-    })()
+  let warmed: (lines: string) => void = () => {}
+  const prewarmLog = new Promise<string>((done) => (warmed = done))
+  const server = await startServer({
+    data,
+    args: flags,
+    echoWarnings: true,
+    onLine: (line) => {
+      if (Number.isNaN(firstAnswerSeconds) && line.includes(' ouvindo em ')) firstAnswerSeconds = (performance.now() - started) / 1000
+      // The prewarm logs each file it reads (cnpj.duckdb last), the one it reads in part, or the one it skips.
+      const last = line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))
+      if (last || line.includes('cache de páginas')) warmLines.push(`${fmt((performance.now() - started) / 1000)} s: ${line.replace(/^\S+ \w+ /, '')}`)
+      if (last) warmed(warmLines.join('; '))
+    },
   })
-  for (;;) {
-    const ok = await fetch(`${base}/v1/health`).then((r) => r.ok).catch(() => false)
-    if (ok) break
-    await Bun.sleep(20)
-  }
-  const startSeconds = (performance.now() - started) / 1000
-  return {
-    base, pid: proc.pid, startSeconds, prewarmed,
-    async stop() { proc.kill(); await proc.exited },
-  }
+  const prewarmed = Promise.race([prewarmLog, server.exited.then(() => warmLines.join('; ') || 'sem registro')])
+  return { ...server, firstAnswerSeconds, prewarmed }
 }
 
 for (const companies of sizes) {
@@ -210,7 +199,7 @@ for (const companies of sizes) {
   // Lookups from disk: OS page cache dropped (needs root) and no prewarm, as on a server whose
   // file is bigger than its RAM. Then the server as shipped, once its prewarm has finished.
   if (!searchOnly && dropPageCache()) {
-    const server = await startServer(data, ['--pre-leitura', '0'])
+    const server = await startRegistryServer(data, ['--pre-leitura', '0'])
     try {
       const fromDisk = await timed(disk.map((x) => `${server.base}/v1/cnpj/empresa/${x}`))
       console.log(`/empresa com o cache de páginas do SO esvaziado, sem pré-leitura (1 cliente, ${fromDisk.n} pedidos): p50 ${fmt(fromDisk.p50)} ms, p99 ${fmt(fromDisk.p99)} ms`)
@@ -260,10 +249,10 @@ for (const companies of sizes) {
   /** The server as shipped (prewarm on), measured with one set of never-asked CNPJs. */
   const measureServer = async (pass: number) => {
     const [warm, cnpjs, completos, sociosCnpjs, cold] = passes[pass]!
-    const server = await startServer(data, [])
+    const server = await startRegistryServer(data, [])
     const base = server.base
     try {
-      console.log(`start to first answer: ${fmt(server.startSeconds)} s`)
+      console.log(`start to first answer: ${fmt(server.firstAnswerSeconds)} s`)
       const warmed = await server.prewarmed
       console.log(`pré-leitura: ${warmed}`)
       if (searchOnly) {

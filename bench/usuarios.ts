@@ -8,7 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, withBareBun, wrk, type WrkResult } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, type WrkResult } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
@@ -59,18 +59,6 @@ function sizeOf(path: string): { bytes: number; files: number; largest: number }
     largest = Math.max(largest, s.largest)
   }
   return { bytes, files, largest }
-}
-
-async function startServer(flags: string[]) {
-  const port = 41000 + Math.floor(Math.random() * 10000)
-  const proc = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', data, '--log', 'error', '--pre-leitura', '0', ...flags], { stderr: 'ignore' })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break
-    await Bun.sleep(100)
-  }
-  await Bun.sleep(1500) // the extra process joins the port once it has opened the data
-  return { base, stop: async () => { proc.kill('SIGTERM'); await proc.exited } }
 }
 
 console.log(`bench/usuarios.ts ${new Date().toISOString()}: ${companies.toLocaleString('pt-BR')} empresas sintéticas em ${work}; ${machineLoad()}`)
@@ -140,7 +128,10 @@ if (haveWrk() && existsSync(join(data, 'cnpj', 'current'))) {
   const bursts = Number(opt('--rajadas', '10'))
   const burst = Number(opt('--rajada-segundos', '3'))
   console.log(`\n/metrics sob carga: /v1/cnpj/situacao com ${cnpjs.length} CNPJs, wrk -t2 -c32, ${bursts} rajadas de ${burst} s em cada servidor, alternadas, os dois servidores no ar ao mesmo tempo, 2 processos cada (o padrão aqui):`)
-  const servers = { on: await startServer(['--metricas', '1']), off: await startServer(['--metricas', '0']) }
+  // Each ready once all its processes have joined the port (startServer waits for their announcements).
+  const serve = (metrics: string) => startServer({ data, args: ['--pre-leitura', '0', '--metricas', metrics] })
+  const metricsOn = await serve('1')
+  const servers = { on: metricsOn, off: await serve('0').catch(async (e) => { await metricsOn.stop(); throw e }) }
   const rounds: { on: WrkResult[]; off: WrkResult[] } = { on: [], off: [] }
   try {
     for (const s of Object.values(servers)) await wrk(s.base, cnpjs.slice(0, 500), { connections: 8, seconds: 3 })

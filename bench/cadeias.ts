@@ -17,7 +17,7 @@ import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { CADEIAS_FEEDS } from '../src/datasets/cadeias'
 import { DATASETS } from '../src/datasets/registry'
-import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -25,8 +25,6 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 ? args[i + 1]! : fallback
 }
 const ROOT = resolve(import.meta.dir, '..')
-const bun = process.execPath
-const CLI = join(ROOT, 'src', 'cli.ts')
 const fmt = (n: number, d = 2) => n.toFixed(d)
 
 // ------------------------------------------------------------------ 1. thermal feed at December size
@@ -139,26 +137,14 @@ async function inProcess(dataDir: string) {
 
 // ------------------------------------------------------------------ 3. routes under load
 
-async function waitUp(base: string) {
-  for (let i = 0; i < 900; i++) {
-    try {
-      if ((await fetch(`${base}/v1/health`)).ok) return
-    } catch {}
-    await Bun.sleep(100)
-  }
-  throw new Error('o servidor não subiu')
-}
-
 async function underLoad(work: string, dataDir: string, levels: number[], seconds: number) {
   if (!haveWrk()) return
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = slowUpstreams()
     if (scenario === 'fora do ar') up.close() // their ports now refuse connections
-    const port = 42000 + Math.floor(Math.random() * 8000)
-    const base = `http://127.0.0.1:${port}`
-    const server = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log', 'warn'], { env: { ...process.env, ...up.urls }, stdout: 'ignore', stderr: Bun.file(join(work, 'servidor.log')) })
+    const server = await startServer({ data: dataDir, env: up.urls, logFile: join(work, 'servidor.log') }).catch((e) => { if (scenario !== 'fora do ar') up.close(); throw e })
+    const base = server.base
     try {
-      await waitUp(base)
       for (const r of ROUTES) await fetch(base + r)
       await Bun.sleep(1000)
       for (const connections of levels) {
@@ -169,8 +155,7 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
         }
       }
     } finally {
-      server.kill()
-      await server.exited
+      await server.stop()
       if (scenario !== 'fora do ar') up.close()
     }
   }

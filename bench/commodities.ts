@@ -19,7 +19,7 @@ import { startReplay } from '../ingest/lib/replay'
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { COMMODITIES_FEEDS } from '../src/datasets/commodities'
-import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -117,16 +117,6 @@ function slowUpstreams() {
   return { urls: Object.fromEntries(servers.map(([e, s]) => [e, s.url])), close: () => servers.forEach(([, s]) => s.close()) }
 }
 
-async function waitUp(base: string) {
-  for (let i = 0; i < 900; i++) {
-    try {
-      if ((await fetch(`${base}/v1/health`)).ok) return
-    } catch {}
-    await Bun.sleep(100)
-  }
-  throw new Error('o servidor não subiu')
-}
-
 async function inProcess(dataDir: string) {
   const up = slowUpstreams()
   Object.assign(process.env, up.urls)
@@ -161,11 +151,9 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = slowUpstreams()
     if (scenario === 'fora do ar') up.close() // their ports now refuse connections
-    const port = 42000 + Math.floor(Math.random() * 8000)
-    const base = `http://127.0.0.1:${port}`
-    const server = Bun.spawn([bun, CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log', 'warn'], { env: { ...process.env, ...up.urls }, stdout: 'ignore', stderr: Bun.file(join(work, 'servidor.log')) })
+    const server = await startServer({ data: dataDir, env: up.urls, logFile: join(work, 'servidor.log') }).catch((e) => { if (scenario !== 'fora do ar') up.close(); throw e })
+    const base = server.base
     try {
-      await waitUp(base)
       for (const r of ROUTES) await fetch(base + r)
       await Bun.sleep(1000)
       for (const connections of levels) {
@@ -176,7 +164,7 @@ async function underLoad(work: string, dataDir: string, levels: number[], second
         }
       }
     } finally {
-      server.kill()
+      await server.stop()
       if (scenario !== 'fora do ar') up.close()
     }
   }

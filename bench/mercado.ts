@@ -13,7 +13,7 @@ import { readRecordingIndex, startReplay, type Route } from '../ingest/lib/repla
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { MERCADO_FEEDS } from '../src/datasets/mercado'
-import { haveWrk, machineLoad, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {
@@ -23,7 +23,6 @@ const opt = (name: string, fallback: string) => {
 const ROOT = resolve(import.meta.dir, '..')
 const SAMPLE = join(ROOT, 'test', 'mercado', 'fixtures', 'amostra')
 const bun = process.execPath
-const CLI = join(ROOT, 'src', 'cli.ts')
 const fmt = (n: number, d = 2) => n.toFixed(d)
 
 // ------------------------------------------------------------------ the upstream stand-ins
@@ -172,16 +171,6 @@ async function inProcess(dataDir: string) {
   }
 }
 
-async function waitUp(base: string) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/v1/health`)).ok) return
-    } catch {}
-    await Bun.sleep(100)
-  }
-  throw new Error('o servidor não subiu')
-}
-
 const ROUTES = ['/v1/mercado/cambio', '/v1/mercado/noticias?tema=macro&por_pagina=50', '/v1/mercado/indicadores', '/v1/mercado/pacote', '/v1/mercado/amostra']
 
 async function underLoad(work: string, connections: number, seconds: number) {
@@ -203,15 +192,9 @@ async function underLoad(work: string, connections: number, seconds: number) {
   for (const scenario of ['lentas (30 s)', 'fora do ar'] as const) {
     const up = await startUpstreams(scenario === 'fora do ar' ? 'none' : 'slow')
     if (scenario === 'fora do ar') up.proc.kill() // the ports it had are now refused
-    const port = 42000 + Math.floor(Math.random() * 8000)
-    const base = `http://127.0.0.1:${port}`
-    const server = Bun.spawn([bun, '--max-http-header-size=1048576', CLI, 'serve', '--gratis', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir, '--log', 'warn'], {
-      env: { ...process.env, ...up.urls },
-      stdout: 'ignore',
-      stderr: 'ignore',
-    })
+    const server = await startServer({ data: dataDir, env: up.urls }).catch((e) => { up.proc.kill(); throw e })
+    const base = server.base
     try {
-      await waitUp(base)
       // Warm-up: each route once, so the first refresh attempts (and the bounded first wait of the prices) are behind.
       for (const r of ROUTES) await fetch(base + r)
       await Bun.sleep(1000)
@@ -222,7 +205,7 @@ async function underLoad(work: string, connections: number, seconds: number) {
         console.log(`${r}: ${w.rps} req/s, p50 ${fmt(w.p50)} ms, p99 ${fmt(w.p99)} ms, máx ${fmt(w.max)} ms, erros ${w.errors}, não-2xx ${w.non2xx}; CPU do servidor ${fmt(w.cpuUs, 0)} µs por resposta`)
       }
     } finally {
-      server.kill()
+      await server.stop()
       up.proc.kill()
     }
   }

@@ -17,13 +17,8 @@ import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { CADEIAS_FEEDS } from '../src/datasets/cadeias'
 import { DATASETS } from '../src/datasets/registry'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt } from './lib'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1]! : fallback
-}
 const ROOT = resolve(import.meta.dir, '..')
 const fmt = (n: number, d = 2) => n.toFixed(d)
 

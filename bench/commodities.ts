@@ -19,13 +19,8 @@ import { startReplay } from '../ingest/lib/replay'
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { COMMODITIES_FEEDS } from '../src/datasets/commodities'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt } from './lib'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1]! : fallback
-}
 const ROOT = resolve(import.meta.dir, '..')
 const bun = process.execPath
 const CLI = join(ROOT, 'src', 'cli.ts')

@@ -9,10 +9,8 @@ import { join, resolve } from 'node:path'
 import { synthDeter } from '../ingest/desmatamento/synth'
 import { seededRandom } from '../ingest/lib/random'
 import { todosMunicipios } from '../ingest/desmatamento/microrregioes'
-import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk, opt, alone } from './lib'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-desmatamento'))
 const seconds = Number(opt('--segundos', '8'))
 const levels = opt('--conexoes', '4,32').split(',').map(Number)
@@ -22,20 +20,6 @@ const bun = process.execPath
 const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
-
-/** Sequential requests, one at a time: latency with no queue. */
-async function alone(base: string, paths: string[]) {
-  const times: number[] = []
-  for (const p of paths) {
-    const t = performance.now()
-    const r = await fetch(base + p)
-    await r.arrayBuffer()
-    if (r.status !== 200) throw new Error(`${p} -> ${r.status}`)
-    times.push(performance.now() - t)
-  }
-  times.sort((a, b) => a - b)
-  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! }
-}
 
 rmSync(work, { recursive: true, force: true })
 const src = join(work, 'deter')

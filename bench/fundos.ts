@@ -6,10 +6,9 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
-import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, alone } from './lib'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-fundos'))
 /** Serve the previous build again instead of ingesting (to iterate on the server). */
 const reuse = args.includes('--reuse')
@@ -46,20 +45,6 @@ async function run(cmd: string[]) {
   const wall = (performance.now() - started) / 1000
   const own = Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6
   return { seconds: wall, cpu: own, peak, othersCpu: Math.max(0, after.busy - before.busy - own) }
-}
-
-/** One connection, one request at a time: each path once, percentiles of the client-side time. */
-async function alone(base: string, paths: string[]) {
-  const times: number[] = []
-  for (const p of paths) {
-    const t = performance.now()
-    const r = await fetch(base + p)
-    await r.arrayBuffer()
-    if (r.status !== 200) throw new Error(`${p} -> ${r.status}`)
-    times.push(performance.now() - t)
-  }
-  const s = times.sort((a, b) => a - b)
-  return { p50: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]! }
 }
 
 // --- synthetic files ---

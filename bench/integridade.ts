@@ -8,10 +8,8 @@ import { join, resolve } from 'node:path'
 import { synthBcb } from '../ingest/bcb/synth'
 import { synthIntegridade } from '../ingest/integridade/synth'
 import { completeCnpj } from '../src/core/documents'
-import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, meanOf, mirrored, startServer, withBareBun, wrk, opt, alone } from './lib'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-integridade'))
 const seconds = Number(opt('--segundos', '10'))
 /** Concurrent connections of each load (wrk -c), each level a run: few for latency, many for throughput. */
@@ -21,20 +19,6 @@ const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
 type Mean = ReturnType<typeof meanOf>
-
-/** Sequential requests, one at a time: latency with no queue. */
-async function alone(base: string, paths: string[]) {
-  const times: number[] = []
-  for (const p of paths) {
-    const t = performance.now()
-    const r = await fetch(base + p)
-    await r.arrayBuffer()
-    if (r.status !== 200) throw new Error(`${p} -> ${r.status}`)
-    times.push(performance.now() - t)
-  }
-  times.sort((a, b) => a - b)
-  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! }
-}
 
 rmSync(work, { recursive: true, force: true })
 const srcI = join(work, 'integridade')

@@ -347,3 +347,33 @@ export async function startServer(o: ServerOptions): Promise<Server> {
   }
   return { base: base(), port, pid: proc.pid, processes, startSeconds: (performance.now() - started) / 1000, exited: proc.exited, stop }
 }
+
+/** This run's command-line arguments (after the script). */
+export const benchArgs = process.argv.slice(2)
+
+/** The value after `--name` on the command line, or the fallback. */
+export function opt(name: string, fallback: string): string {
+  const i = benchArgs.indexOf(name)
+  return i >= 0 ? benchArgs[i + 1]! : fallback
+}
+
+/**
+ * Latency with no queue: the paths requested one at a time, each answer read whole and required
+ * to be a 200 (its first 300 characters in the error). Percentiles by rank in ms, the largest
+ * answer in bytes.
+ */
+export async function alone(base: string, paths: string[]) {
+  const times: number[] = []
+  let bytes = 0
+  for (const p of paths) {
+    const t = performance.now()
+    const r = await fetch(base + p)
+    const b = await r.arrayBuffer()
+    if (r.status !== 200) throw new Error(`${p} -> ${r.status}: ${new TextDecoder().decode(b).slice(0, 300)}`)
+    times.push(performance.now() - t)
+    bytes = Math.max(bytes, b.byteLength)
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(times.length * q))]!
+  return { p50: at(0.5), p99: at(0.99), max: times[times.length - 1]!, bytes }
+}

@@ -8,13 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path'
 import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
 import { DATASETS } from '../src/datasets/registry'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt } from './lib'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name)
-  return i >= 0 ? args[i + 1]! : fallback
-}
 const contratos = Number(opt('--contratos', '2000000'))
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-licitacoes'))
 const reuse = args.includes('--reuse')

@@ -6,10 +6,9 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt } from './lib'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const sizes = opt('--companies', '1000000').split(',').map(Number)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
 /** Serve an earlier build of the same size again instead of ingesting (to iterate on the server). */

@@ -1,8 +1,8 @@
 // `make bench`: the registry benchmark (synthetic dumps in the real format) and the payment
 // benchmark (local chain). Pass --companies 1000000,5000000,10000000 for the scale curve.
+import { benchArgs as args, opt } from './lib'
+
 const bun = process.execPath
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 /** The export is measured on the registry registry.ts just built at its largest size (the national one with --companies 65000000). */
 const largestRegistry = () => {
   const companies = Math.max(...opt('--companies', '1000000').split(',').map(Number))

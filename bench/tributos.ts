@@ -9,10 +9,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthTributos } from '../ingest/tributos/synth'
 import { formatarNcm } from '../src/datasets/tributos/codigos'
-import { haveWrk, machineLoad, timed, treeRss, meanOf, mirrored, startServer, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, timed, treeRss, meanOf, mirrored, startServer, withBareBun, wrk, opt, alone } from './lib'
 
-const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-tributos'))
 const seconds = Number(opt('--segundos', '10'))
 /** Concurrent connections of each load (wrk -c), each level a run: few for latency, many for throughput. */
@@ -22,22 +20,6 @@ const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
 const fmt = (n: number) => n.toFixed(2)
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`
 type Mean = ReturnType<typeof meanOf>
-
-/** Sequential requests, one at a time: latency with no queue, and the largest answer. */
-async function alone(base: string, paths: string[]) {
-  const times: number[] = []
-  let bytes = 0
-  for (const p of paths) {
-    const t = performance.now()
-    const r = await fetch(base + p)
-    const b = await r.arrayBuffer()
-    if (r.status !== 200) throw new Error(`${p} -> ${r.status}: ${new TextDecoder().decode(b).slice(0, 300)}`)
-    times.push(performance.now() - t)
-    bytes = Math.max(bytes, b.byteLength)
-  }
-  times.sort((a, b) => a - b)
-  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]!, max: times[times.length - 1]!, bytes }
-}
 
 rmSync(work, { recursive: true, force: true })
 const src = join(work, 'src')

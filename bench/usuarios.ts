@@ -8,10 +8,9 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk, type WrkResult } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, type WrkResult, opt } from './lib'
 
 const args = process.argv.slice(2)
-const opt = (name: string, fallback: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1]! : fallback }
 /** 10 M companies: the largest the shared disk allows next to the others' work (dump + build + Parquet ~10 GB; the national size needs ~80 GB). */
 const companies = Number(opt('--empresas', '10000000'))
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-usuarios'))

@@ -6,9 +6,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { synthFundos, type SynthSummary } from '../ingest/fundos/synth'
-import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, alone } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, alone, benchArgs as args } from './lib'
 
-const args = process.argv.slice(2)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-fundos'))
 /** Serve the previous build again instead of ingesting (to iterate on the server). */
 const reuse = args.includes('--reuse')

@@ -8,9 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, resolve } from 'node:path'
 import { BIG_ROOT, cnpjOf, supplierOf, type SynthPlan } from '../ingest/licitacoes/synth'
 import { DATASETS } from '../src/datasets/registry'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt, benchArgs as args } from './lib'
 
-const args = process.argv.slice(2)
 const contratos = Number(opt('--contratos', '2000000'))
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-licitacoes'))
 const reuse = args.includes('--reuse')

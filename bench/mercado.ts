@@ -13,9 +13,8 @@ import { readRecordingIndex, startReplay, type Route } from '../ingest/lib/repla
 import { FeedRunner } from '../src/core/feeds/feed'
 import { createLogger } from '../src/core/log'
 import { MERCADO_FEEDS } from '../src/datasets/mercado'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, opt, benchArgs as args } from './lib'
 
-const args = process.argv.slice(2)
 const ROOT = resolve(import.meta.dir, '..')
 const SAMPLE = join(ROOT, 'test', 'mercado', 'fixtures', 'amostra')
 const bun = process.execPath

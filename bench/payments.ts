@@ -12,10 +12,10 @@ import { ROUTES } from '../src/app'
 import { buildFixtureData } from '../test/cnpj/helpers'
 import { FACILITATOR_KEY, startChain } from '../test/payments/chain'
 import { header, signPayment } from '../test/payments/sign'
+import { opt } from './lib'
 import { decodePaymentRequiredHeader } from '@x402/core/http'
 
-const args = process.argv.slice(2)
-const N = Number(args[args.indexOf('--requests') + 1] || 200)
+const N = Number(opt('--requests', '200'))
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]! }
 const f = (n: number) => n.toFixed(3)
 

@@ -6,9 +6,8 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, benchArgs as args } from './lib'
 
-const args = process.argv.slice(2)
 const sizes = opt('--companies', '1000000').split(',').map(Number)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
 /** Serve an earlier build of the same size again instead of ingesting (to iterate on the server). */

@@ -8,9 +8,8 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, startServer, withBareBun, wrk, type WrkResult, opt } from './lib'
+import { haveWrk, machineLoad, startServer, withBareBun, wrk, type WrkResult, opt, benchArgs as args } from './lib'
 
-const args = process.argv.slice(2)
 /** 10 M companies: the largest the shared disk allows next to the others' work (dump + build + Parquet ~10 GB; the national size needs ~80 GB). */
 const companies = Number(opt('--empresas', '10000000'))
 const work = resolve(opt('--work', '/tmp/dadosbr-bench-usuarios'))

@@ -36,8 +36,6 @@ export interface IntegridadeFiles {
   db: Database
   /** Every root with a record; a root absent here (most screenings) is on no list. */
   porRaiz: Map<string, ApontamentosDaRaiz>
-  /** How many records the build holds. */
-  registros: number
   fonte: { base: 'CGU/MTE'; referencia: string; listas: Record<Lista, string> }
   /** `fonte` as UTF-8 JSON (the route writes its answer as bytes). */
   fonteJson: Uint8Array
@@ -49,10 +47,9 @@ export type IntegridadeStore = SnapshotStore<IntegridadeFiles, IntegridadeManife
 
 const ascii = (s: string) => Buffer.from(s, 'latin1')
 
-function readRecords(db: Database): { porRaiz: Map<string, ApontamentosDaRaiz>; registros: number } {
+function readRecords(db: Database): Map<string, ApontamentosDaRaiz> {
   const porRaiz = new Map<string, ApontamentosDaRaiz>()
   const listIndex = new Map<string, number>(LISTAS.map((l, i) => [l, i]))
-  let registros = 0
   // By the primary key (raiz, lista, ordem): each list's rows arrive in build order.
   const rows = db.query('SELECT raiz, lista, cnpj, fim, situacao, corpo FROM apontamentos ORDER BY raiz, lista, ordem').values() as [string, Lista, string, string | null, string | null, Uint8Array][]
   for (const [raiz, lista, cnpj, fim, situacao, corpo] of rows) {
@@ -65,12 +62,11 @@ function readRecords(db: Database): { porRaiz: Map<string, ApontamentosDaRaiz>; 
       vigenteAte: vigenteAte(lista, fim, situacao),
       cabecaCnpj: ascii(`{"correspondencia":"cnpj","cnpj":"${cnpj}","vigente":`),
       cabecaRaiz: ascii(`{"correspondencia":"raiz","cnpj":"${cnpj}","vigente":`),
-      // A copy, not a view: the rows' array is dropped after the open.
-      campos: corpo.slice(1),
+      // A view: each blob is its own buffer, so the view keeps nothing else alive.
+      campos: corpo.subarray(1),
     })
-    registros++
   }
-  return { porRaiz, registros }
+  return porRaiz
 }
 
 export function openIntegridadeFiles(dir: string, manifest: IntegridadeManifest): IntegridadeFiles {
@@ -86,7 +82,7 @@ export function openIntegridadeFiles(dir: string, manifest: IntegridadeManifest)
     }
     const fonte = { base: 'CGU/MTE' as const, referencia: manifest.referencia, listas }
     const limpa = { total_apontamentos: 0, ficha_limpa: true, apontamentos: Object.fromEntries(LISTAS.map((l) => [l, []])), fonte }
-    return { db, ...readRecords(db), fonte, fonteJson: Buffer.from(JSON.stringify(fonte)), limpaJson: Buffer.from(JSON.stringify(limpa).slice(1)) }
+    return { db, porRaiz: readRecords(db), fonte, fonteJson: Buffer.from(JSON.stringify(fonte)), limpaJson: Buffer.from(JSON.stringify(limpa).slice(1)) }
   } catch (err) {
     db.close()
     throw err

@@ -11,18 +11,10 @@ export const NUNCA = ''
 const fold = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase()
 
 /**
- * Whether a leniency agreement is in force, by its situation ("Acordo em vigência", "Acordo
- * cumprido", "Acordo descumprido"...): in force while in effect or being carried out; not once
- * fulfilled, breached, rescinded or closed. A situation not recognized falls back on the end date.
- */
-export function acordoVigente(situacao: string | null, fim: string | null, hoje: string): boolean {
-  return hoje <= vigenteAte('acordos_leniencia', fim, situacao)
-}
-
-/**
  * The last day a record is in force (`vigente` ⇔ today ≤ it):
  * - CEIS and CNEP: the end date, or none (SEMPRE);
- * - leniency: by the situation (SEMPRE or NUNCA), the end date when the situation says neither;
+ * - leniency: by the situation ("Acordo em vigência", "em execução": SEMPRE; fulfilled, breached,
+ *   rescinded or closed: NUNCA), the end date when the situation says neither;
  * - CEPIM and the MTE list have no end dates: being on the list published today is the sanction.
  */
 export function vigenteAte(lista: Lista, fim: string | null, situacao: string | null): string {

@@ -20,8 +20,15 @@ export interface RouteDef<P = any, Q = any, R = any> {
   dataset: string
   summary: string
   description?: string
-  /** Price in USD per call, paid in USDC; null for a free route. */
+  /** Price in USD per call, paid in USDC; null for a free route. For a route with `units`, the price of one unit. */
   price: number | null
+  /**
+   * For routes priced per item (bulk lookups): how many billable units this request holds (e.g. valid, distinct
+   * CNPJs), read from the raw request before payment. The x402 amount of the request is price x units, so the 402
+   * challenge of that exact URL states it. Throws an ApiError (4xx) when the request holds no billable unit: then
+   * no challenge is made and nothing can be charged.
+   */
+  units?: (input: { params: Record<string, string>; query: URLSearchParams }) => number
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
   response: z.ZodType<R>

@@ -2,7 +2,8 @@ import { createApp } from '../app'
 import { ConfigError, loadConfig, processCount, SETTINGS, type Config, type SettingName } from '../core/config'
 import { machineCores } from '../core/cores'
 import { healthOf, VERSION } from '../core/health'
-import { createLogger } from '../core/log'
+import { ApiError, errorResponse } from '../core/errors'
+import { createLogger, type Logger } from '../core/log'
 import { upstreamHelp } from '../core/upstream'
 import { DATASETS } from '../datasets/registry'
 import { exitWhenOrphaned, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
@@ -61,7 +62,7 @@ export async function serve(argv: string[]): Promise<number> {
   }
   // The first process refreshes the polled sources; the others read the copies it writes (and refresh on need, under the same lock).
   const app = await createApp(config, { log, backgroundFeeds: !number })
-  const server = listen(config, app.handle, processes > 1 || number > 0)
+  const server = listen(config, app.handle, processes > 1 || number > 0, log)
   // The others join the port the first one got (--port 0 picks one); the first alone prewarms.
   const others = processes > 1 ? startServingProcesses(processes - 1, [...argv, '--port', String(server.port), '--pre-leitura', '0'], log) : undefined
   if (!number) {
@@ -93,8 +94,19 @@ export async function serve(argv: string[]): Promise<number> {
  * several processes: SO_REUSEPORT, which would let another server of this user join the port
  * silently; the first process has checked with a plain socket that nothing held it (serve, above).
  */
-function listen(config: Config, fetch: (request: Request) => Promise<Response>, shared: boolean) {
-  const options = { hostname: config.host, fetch, maxRequestBodySize: 64 * 1024, idleTimeout: IDLE_TIMEOUT_SECONDS }
+function listen(config: Config, fetch: (request: Request) => Promise<Response>, shared: boolean, log?: Logger) {
+  const options = {
+    hostname: config.host,
+    fetch,
+    // No limit of the runtime's (its 413 had no body): the app refuses bodies in the envelope (MAX_BODY_BYTES in server.ts).
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    idleTimeout: IDLE_TIMEOUT_SECONDS,
+    // What escapes the app's own handling would get Bun's text/plain "Something went wrong!": the envelope instead.
+    error: (err: Error) => {
+      log?.error('falha interna', { rota: 'servidor', erro: err.message })
+      return errorResponse(new ApiError('erro_interno', 'Falha inesperada do servidor; tente de novo. O erro foi registrado.'))
+    },
+  }
   try {
     return Bun.serve({ ...options, port: config.port, reusePort: shared })
   } catch (err) {

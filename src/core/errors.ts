@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   nao_encontrado: { status: 404, descricao: 'O recurso pedido não existe na base carregada.' },
   rota_inexistente: { status: 404, descricao: 'Nenhuma rota neste caminho.' },
   metodo_nao_permitido: { status: 405, descricao: 'A rota existe, mas só aceita GET e HEAD.' },
+  corpo_muito_grande: { status: 413, descricao: 'O corpo do pedido passa de 64 KiB.' },
   uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
   erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
   nao_implementado: { status: 501, descricao: 'A rota faz parte da interface, mas a base dela ainda não é servida por esta versão; nada é cobrado.' },

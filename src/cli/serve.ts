@@ -6,7 +6,7 @@ import { ApiError, errorResponse } from '../core/errors'
 import { createLogger, type Logger } from '../core/log'
 import { upstreamHelp } from '../core/upstream'
 import { DATASETS } from '../datasets/registry'
-import { exitWhenOrphaned, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
+import { dieWithParent, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
 import { parseArgs, usage, type FlagSpec } from './args'
 import { processNumber, startServingProcesses } from './serving-processes'
 
@@ -52,7 +52,8 @@ export async function serve(argv: string[]): Promise<number> {
     throw err
   }
   const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined, config.logFormat)
-  if (number) exitWhenOrphaned()
+  // An extra process finishes its requests and exits when the first one dies (killed outright included).
+  if (number) dieWithParent('SIGTERM')
   if (!number) {
     // A taken port fails the start before the data is opened (the bind itself comes after).
     if (config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)

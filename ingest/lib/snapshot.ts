@@ -9,6 +9,7 @@ import { mkdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promise
 import { join } from 'node:path'
 import { lineWriter, logFormatFrom } from '../../src/core/log'
 import { parentAlive } from '../../src/core/self'
+import { checkBuildFiles, DamagedFileError } from '../../src/core/stores/file-check'
 import { CURRENT_LINK, MANIFEST_FILE, readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { stillRunning } from './processes'
 
@@ -73,11 +74,19 @@ export function checkStillBuilder(root: string): void {
 
 /**
  * Renames the finished build into place, points `current` at it atomically, keeps one previous
- * build. Refused (BuildError, the data in use kept), checked again right before the rename of
- * `current`, the one step others see, when this process is no longer the builder
+ * build. Refused (BuildError, the data in use kept) when a data file is cut short or its header is
+ * not SQLite's or DuckDB's (a full disk, a writer that died), and, checked again right before the
+ * rename of `current`, the one step others see, when this process is no longer the builder
  * (checkStillBuilder): a refused build is removed.
  */
 export async function swapIn(root: string, work: string, buildName: string): Promise<void> {
+  try {
+    // The server checks the same before it opens a build (src/core/stores/current-link.ts).
+    checkBuildFiles(work)
+  } catch (err) {
+    if (err instanceof DamagedFileError) throw new BuildError(`${err.message}; a base em uso foi mantida`)
+    throw err
+  }
   checkStillBuilder(root)
   const finalDir = join(root, buildName)
   await rename(work, finalDir)

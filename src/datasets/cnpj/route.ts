@@ -1,6 +1,6 @@
 // HTTP only: each registry route with its price (SPEC §4) and schemas; the work is in service.ts.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
@@ -119,7 +119,7 @@ export const amostra = defineRoute({
   response: EmpresaAmostra,
   errors: [],
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('cnpj') as CnpjStore | null | undefined
+    const store = servingStore<CnpjStore>(ctx, 'cnpj')
     const live = store
       ? await store.use(async (files) => {
           try {

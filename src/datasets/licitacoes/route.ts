@@ -1,6 +1,6 @@
 // HTTP only: the procurement routes with their prices (SPEC §4) and schemas; the work is in service.ts.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { defineRoute } from '../../core/route'
 import { Abertas, AbertasQuery, CnpjPath, Fornecedor, FornecedorAmostra } from './model'
 import * as service from './service'
@@ -58,7 +58,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('licitacoes') as ContractsStore | null | undefined
+    const store = servingStore<ContractsStore>(ctx, 'licitacoes')
     const live = store ? await store.use((s) => service.fornecedor(s.files, AMOSTRA_CNPJ)) : null
     return live && live.resumo.total_contratos > 0 ? { ...live, amostra: true as const } : amostraCopia
   },

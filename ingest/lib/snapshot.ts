@@ -148,10 +148,22 @@ export async function buildSnapshot<M extends SnapshotManifest>(options: Snapsho
     return manifest
   } catch (err) {
     await rm(work, { recursive: true, force: true })
-    throw err
+    throw noSpace(err, root) ?? err
   } finally {
     await release()
   }
+}
+
+/**
+ * A build that failed for want of disk (ENOSPC, or EFBIG under a file size limit), as SQLite,
+ * DuckDB and the system each say it: one line that says so and what to do. Null for any other error.
+ */
+export function noSpace(err: unknown, root: string): BuildError | null {
+  const code = (err as { code?: unknown })?.code
+  const message = err instanceof Error ? err.message : String(err)
+  if (code === 'ENOSPC' || code === 'EFBIG' || code === 'SQLITE_FULL' || /No space left on device|File too large|database or disk is full/i.test(message))
+    return new BuildError(`sem espaço em disco para construir em ${root} (${message.split('\n')[0]}); libere espaço e rode de novo; a base em uso foi mantida`)
+  return null
 }
 
 /** The manifest of the build in use, or null when there is none (or it does not parse). */

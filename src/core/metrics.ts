@@ -172,7 +172,7 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         if (usd) out.sample('dadosbr_payments_settled_usd_total', { rota: route }, Number(usd.toFixed(6)))
       })
 
-      out.help('dadosbr_dataset_up', 'gauge', '1 quando a base está aberta e servindo; 0 quando falta ou não abre (veja /v1/health).')
+      out.help('dadosbr_dataset_up', 'gauge', '1 quando a base está aberta e servindo; 0 quando falta, não abre ou foi tirada do ar por um arquivo danificado (o motivo em /v1/health).')
       out.help('dadosbr_dataset_reference_timestamp_seconds', 'gauge', 'Data de referência dos dados servidos (o dia, ou o primeiro dia do mês), em segundos Unix.')
       out.help('dadosbr_dataset_age_seconds', 'gauge', 'Idade dos dados servidos: agora menos a data de referência.')
       out.help('dadosbr_dataset_built_timestamp_seconds', 'gauge', 'Quando a construção em uso terminou (manifest.json, construido_em).')

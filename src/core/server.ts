@@ -96,7 +96,7 @@ const NO_HOST_ORIGIN = 'http://localhost'
  * one Bun hands over for an HTTP/1.0 request without Host or an https URL built in this process
  * (pacotes with --url-publica), is re-addressed to http://localhost, its own origin kept for baseUrlOf.
  */
-export function routable(request: Request): Request {
+function routable(request: Request): Request {
   const { url } = request
   if (url.startsWith('http://')) return request
   const start = url.charCodeAt(0) === 47 ? 0 : pathStart(url)

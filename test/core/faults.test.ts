@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, closeSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { syncContracts } from '../../ingest/licitacoes/sync'
 import { BuildError, buildSnapshot, takeBuildLock } from '../../ingest/lib/snapshot'
@@ -230,7 +231,7 @@ describe('a killed ingest leaves no process behind that can swap', () => {
     const code = await proc.exited
     const err = await new Response(proc.stderr).text()
     expect(code).toBe(1)
-    expect(err).toContain('File too large')
+    expect(err).toMatch(/sem espaço em disco para construir em .*cnpj \(.*File too large.*\); libere espaço e rode de novo; a base em uso foi mantida\n$/)
     expect(currentOf(dataDir, 'cnpj')).toBe(inUse)
     expect(readdirSync(join(dataDir, 'cnpj')).filter((e) => e.endsWith('.tmp') || e === '.ingest.lock')).toEqual([])
   }, 60_000)
@@ -469,4 +470,61 @@ describe('the HTTP layer, through a real socket', () => {
     expect(long.status).toBe(414)
     expect(JSON.parse(long.body).erro.codigo).toBe('uri_muito_longa')
   })
+})
+
+describe('what held before, kept from regressing (the long runs: bench/faults.ts)', () => {
+  test('SIGTERM under load: every answer given is whole, and the server exits 0', async () => {
+    const server = startServe(['--data', await buildSampleData(), '--port', '0', '--processos', '2'])
+    const { port } = await server.announced
+    await until(() => (/ouvindo na porta \d+ processo=1/.test(server.log.text) ? true : undefined), 'o segundo processo na porta')
+    const answers: { status: number; whole: boolean }[] = []
+    let stopped = false
+    const loops = Array.from({ length: 16 }, async () => {
+      while (!stopped) {
+        try {
+          const r = await fetch(`http://127.0.0.1:${port}/v1/cnpj/empresa/${SERPRO}`)
+          const text = await r.text()
+          let whole = true
+          try {
+            JSON.parse(text)
+          } catch {
+            whole = false
+          }
+          answers.push({ status: r.status, whole })
+        } catch {
+          // The port closed: a request after the stop has no server to answer it.
+          await Bun.sleep(5)
+        }
+      }
+    })
+    await until(() => (answers.length >= 200 ? true : undefined), 'respostas sob carga')
+    server.proc.kill('SIGTERM')
+    expect(await server.proc.exited).toBe(0)
+    stopped = true
+    await Promise.all(loops)
+    expect(answers.filter((a) => a.status !== 200 || !a.whole)).toEqual([])
+  }, 60_000)
+
+  test('slowloris: connections that send a header byte at a time do not keep others from being answered', async () => {
+    const server = startServe(['--data', await buildSampleData(), '--port', '0', '--processos', '1'])
+    const sockets: Socket[] = []
+    try {
+      const { port } = await server.announced
+      for (let i = 0; i < 100; i++) {
+        const s = connect(port, '127.0.0.1')
+        s.on('error', () => {})
+        s.write('GET /v1/health HTTP/1.1\r\nHost: api\r\nX-Lento: ')
+        sockets.push(s)
+      }
+      const drip = setInterval(() => sockets.forEach((s) => s.write('a')), 200)
+      try {
+        for (let i = 0; i < 50; i++) expect((await fetch(`http://127.0.0.1:${port}/v1/cnpj/situacao/${SERPRO}`)).status).toBe(200)
+      } finally {
+        clearInterval(drip)
+      }
+    } finally {
+      for (const s of sockets) s.destroy()
+      server.proc.kill('SIGKILL')
+    }
+  }, 60_000)
 })

@@ -1,10 +1,10 @@
 // The chains' answers (SPEC §2 says "chain links, a deterministic reading, the rule applied, declared
 // limits" in words only; the field names and rules are decided in docs/cadeias.md).
 import { z } from 'zod'
-import { FonteFeed } from '../../core/feeds/model'
+import { FonteFeed, STATUS_FONTE } from '../../core/feeds/model'
 import { FONTES, IdadeMaxima, Regra } from './regras'
 
-const STATUS_FEED = z.enum(['ok', 'cache_servido', 'fonte_indisponivel'])
+const STATUS_FEED = STATUS_FONTE
 
 export const EloResposta = z.object({
   id: z.string(),

@@ -129,7 +129,7 @@ function fonteDoElo(def: FonteDef, e: EloRegra, corpo: Record<string, unknown> |
     base: typeof o.base === 'string' ? o.base : null,
     consultado_em: typeof o.consultado_em === 'string' ? o.consultado_em : null,
     defasagem_segundos: isNum(o.defasagem_segundos) ? o.defasagem_segundos : null,
-    status: o.status === 'ok' || o.status === 'cache_servido' || o.status === 'fonte_indisponivel' ? o.status : null,
+    status: o.status === 'ok' || o.status === 'cache_servido' || o.status === 'fonte_indisponivel' || o.status === 'amostra' ? o.status : null,
     referencia: typeof o.referencia === 'string' ? o.referencia : null,
   }
 }
@@ -348,13 +348,19 @@ function fonteDaCadeia(regra: Regra, lidas: Partial<Record<FonteId, Lida>>, aval
     .map((l) => (l?.corpo ? resolverFonte(l.corpo) : isRecord(l?.fonte) ? l.fonte : null))
     .filter((f): f is Record<string, unknown> => f !== null && typeof f.status === 'string')
   const intervalos = feeds.map((f) => f.atualiza_a_cada_minutos).filter(isNum)
+  const tentativas = feeds.map((f) => f.tentado_em).filter((t): t is string => typeof t === 'string')
+  const erros = feeds.filter((f) => typeof f.ultimo_erro === 'string').map((f) => `${f.base}: ${f.ultimo_erro}`)
+  const naoOk = feeds.filter((f) => f.status !== 'ok')
   return {
     base: `dadosbr: cadeia ${regra.cadeia} (regra de ${regra.versao}) sobre as cópias das fontes de cada elo`,
     consultado_em: avaliada === null ? null : new Date(avaliada).toISOString(),
     defasagem_segundos: avaliada === null ? null : Math.max(0, Math.round((agora - avaliada) / 1000)),
     atualiza_a_cada_minutos: intervalos.length ? Math.min(...intervalos) : 1440,
     cache: avaliada !== null,
-    status: avaliada === null ? 'fonte_indisponivel' : feeds.every((f) => f.status === 'ok') ? 'ok' : 'cache_servido',
+    // The chain's copies as a whole: ok when every one is; the bundled sample when every other one is.
+    status: avaliada === null ? 'fonte_indisponivel' : naoOk.length === 0 ? 'ok' : naoOk.every((f) => f.status === 'amostra') ? 'amostra' : 'cache_servido',
+    tentado_em: tentativas.length ? tentativas.sort().at(-1)! : null,
+    ultimo_erro: erros.length ? erros.join('; ') : null,
   }
 }
 

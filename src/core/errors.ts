@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
   erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
   nao_implementado: { status: 501, descricao: 'A rota faz parte da interface, mas a base dela ainda não é servida por esta versão; nada é cobrado.' },
-  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado; rode a ingestão.' },
+  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado (rode a ingestão), ou a resposta não teria nenhum dado (nenhuma cópia da fonte ainda, todas as partes de um pacote faltando): nada é cobrado.' },
   pagamento_indisponivel: { status: 503, descricao: 'O facilitador de pagamentos não responde; nada é cobrado nem servido.' },
 } as const
 
@@ -49,7 +49,11 @@ export function errorBody(codigo: string, mensagem: string): ErrorBody {
  * throughput). Sent as is; tests (checkResponses) still parse and validate it.
  */
 export class JsonText {
-  constructor(readonly text: string | Uint8Array) {}
+  constructor(
+    readonly text: string | Uint8Array,
+    /** The value it was written from, when at hand: read by checks on the answer (semDados) without parsing it again. */
+    readonly source?: unknown,
+  ) {}
   parse(): unknown {
     return JSON.parse(typeof this.text === 'string' ? this.text : new TextDecoder().decode(this.text))
   }

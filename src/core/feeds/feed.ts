@@ -161,7 +161,8 @@ export class FeedRunner {
   private timer: ReturnType<typeof setInterval> | null = null
   /** Keys asked for by requests, kept fresh in the background too (parametrized feeds). */
   private readonly asked = new Map<string, Set<string>>()
-  private readonly now: () => number
+  /** The feed clock (ms since epoch): ages, and "now" for answers that filter by time. */
+  readonly now: () => number
 
   constructor(
     readonly feeds: FeedDef[],

@@ -140,6 +140,22 @@ describe('paying', () => {
     expect(r.status).toBe(404)
     expect(await balances()).toEqual(before)
   })
+
+  test('a paid request whose answer would carry no data (no quote fetched yet, the exchanges and the central bank down): 503 and no transfer', async () => {
+    const envs = ['BCB_OLINDA_URL', 'MERCADO_BITCOIN_URL', 'FOXBIT_URL', 'NOVADAX_URL', 'COINBASE_URL', 'KRAKEN_URL']
+    const saved = envs.map((e) => [e, process.env[e]] as const)
+    for (const e of envs) process.env[e] = 'http://127.0.0.1:9' // nothing listens: every attempt fails at once
+    try {
+      const before = await balances()
+      const r = await payingFetch()(`${baseUrl}/v1/mercado/cambio`)
+      expect(r.status).toBe(503)
+      expect(((await r.json()) as any).erro.codigo).toBe('dados_indisponiveis')
+      expect(r.headers.get('payment-response')).toBeNull()
+      expect(await balances()).toEqual(before)
+    } finally {
+      for (const [e, v] of saved) v === undefined ? delete process.env[e] : (process.env[e] = v)
+    }
+  })
 })
 
 describe('refused payments: 402 with the reason, no transfer', () => {

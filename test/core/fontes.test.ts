@@ -33,7 +33,7 @@ afterAll(async () => {
   for (const [e, v] of saved) v === undefined ? delete process.env[e] : (process.env[e] = v)
 })
 
-/** An app over every bundled sample, its sources on the fixed clock T. */
+/** An app over every bundled sample (a copy of its own), its sources on the fixed clock T. */
 async function appAt(offline: boolean): Promise<{ app: App; runner: FeedRunner }> {
   const { app } = await testApp({ dataDir: await buildSampleData(), semFontes: offline })
   apps.push(app)

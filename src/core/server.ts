@@ -34,23 +34,52 @@ export interface Server {
   handle(request: Request): Promise<Response>
 }
 
-/**
- * A punctuated CNPJ (33.683.111/0002-80) carries a slash that would split the path;
- * users paste it as is, so its slash is encoded before routing.
- */
-const PUNCTUATED_CNPJ = /\/([0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3})\/([0-9A-Za-z]{4}-?[0-9]{2})(?=\/|$)/
 /** Where the path of an absolute URL (scheme://host/path) starts; -1 when it has none. */
 const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)
 
-export function withEncodedCnpjSlash(request: Request): Request {
-  // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
-  const { url } = request
-  const query = url.indexOf('?')
-  const path = url.slice(pathStart(url), query < 0 ? undefined : query)
-  if (!PUNCTUATED_CNPJ.test(path)) return request
-  const parsed = new URL(url)
-  parsed.pathname = parsed.pathname.replace(PUNCTUATED_CNPJ, '/$1%2F$2')
-  return new Request(parsed, request)
+const MASK_CHARS = /^[0-9A-Za-z.-]+$/
+
+/** A pasted CNPJ mask split by the path: two parts of a CNPJ's characters around one slash, A with a dot or B with a digit. */
+function slashedValue(value: string): [string, string] | null {
+  const slash = value.indexOf('/')
+  if (slash < 0 || value.length > 64 || value.indexOf('/', slash + 1) >= 0) return null
+  const a = value.slice(0, slash)
+  const b = value.slice(slash + 1)
+  // A dotted first part may end at the slash (a mask cut there: 33.683.111//socios).
+  if (!MASK_CHARS.test(a) || !(b === '' ? a.includes('.') : MASK_CHARS.test(b)) || !(a.includes('.') || /\d/.test(b))) return null
+  return [a, b]
+}
+
+/**
+ * A CNPJ pasted with its mask (33.683.111/0002-80) has a slash that splits the path. When a path
+ * matches no route as written and a route's parameter position holds two parts around one slash
+ * (A with a dot, or B with a digit: a mask, not a misspelt sub-route like /socio), the slash is
+ * encoded so the parameter's own check sees the whole value: the CNPJ when valid, its 400 when not.
+ * Routes as written come first, so /v1/fundos/consulta/123456 is that route with cnpj 123456.
+ */
+export function slashInParameter(routePaths: string[]): (request: Request) => Request {
+  const routes = routePaths.map(pathPattern)
+  // Routes with a suffix after the parameter first (/empresa/{cnpj}/socios before /empresa/{cnpj}).
+  const slots = routePaths
+    .filter((p) => p.includes('{'))
+    .map((p) => ({ prefix: p.slice(0, p.indexOf('{')), suffix: p.slice(p.indexOf('}') + 1) }))
+    .sort((a, b) => b.suffix.length - a.suffix.length)
+  return (request) => {
+    // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
+    const { url } = request
+    const query = url.indexOf('?')
+    const start = pathStart(url)
+    const path = url.slice(start, query < 0 ? undefined : query)
+    for (const { prefix, suffix } of slots) {
+      if (path.length <= prefix.length + suffix.length || !path.startsWith(prefix) || !path.endsWith(suffix)) continue
+      const parts = slashedValue(path.slice(prefix.length, path.length - suffix.length))
+      if (!parts) continue
+      if (routes.some((r) => r.test(path))) return request
+      const [a, b] = parts
+      return new Request(`${url.slice(0, start)}${prefix}${a}%2F${b}${suffix}${query < 0 ? '' : url.slice(query)}`, request)
+    }
+    return request
+  }
 }
 
 /** /v1/health/ answers as /v1/health: a trailing slash is a common typo, not a different resource. */
@@ -94,6 +123,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   }
   const unmatched = metrics?.indexOf(UNMATCHED) ?? 0
   const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
+  const withSlashInParameter = slashInParameter(routes.map((r) => r.path))
 
   /** The route's typed inputs, or the 4xx that refuses them. */
   const parseInputs = (route: RouteDef, request: Request, rawParams: Record<string, string>) => {
@@ -168,7 +198,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       const known = knownPath(new URL(request.url).pathname)
       response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
     } else {
-      const routed = withEncodedCnpjSlash(withoutTrailingSlash(request))
+      const routed = withSlashInParameter(withoutTrailingSlash(request))
       try {
         response = await app.handle(routed)
       } catch (err) {

@@ -21,8 +21,9 @@ export const LIMITE_PADRAO = 10
 export const BuscaQuery = z.object({
   termo: z
     .string()
-    .transform((s) => s.trim())
-    .pipe(z.string().min(3, 'deve ter ao menos 3 caracteres (além de espaços)').max(200, 'deve ter no máximo 200 caracteres'))
+    .trim()
+    .min(3, 'deve ter ao menos 3 caracteres (além de espaços)')
+    .max(200, 'deve ter no máximo 200 caracteres')
     .describe('palavras do produto ou serviço (sem diferença de acentos e maiúsculas), ou um código NCM/NBS com ou sem pontos'),
   limite: intParam(1, 30).default(LIMITE_PADRAO).describe('itens devolvidos, 1 a 30 (padrão 10)'),
 })

@@ -59,24 +59,30 @@ function slashedValue(value: string): [string, string] | null {
  */
 export function slashInParameter(routePaths: string[]): (request: Request) => Request {
   const routes = routePaths.map(pathPattern)
-  // Routes with a suffix after the parameter first (/empresa/{cnpj}/socios before /empresa/{cnpj}).
-  const slots = routePaths
-    .filter((p) => p.includes('{'))
-    .map((p) => ({ prefix: p.slice(0, p.indexOf('{')), suffix: p.slice(p.indexOf('}') + 1) }))
-    .sort((a, b) => b.suffix.length - a.suffix.length)
+  // The suffixes after the parameter, by the path before it; longer suffixes first (/empresa/{cnpj}/socios before /empresa/{cnpj}).
+  const byPrefix = new Map<string, string[]>()
+  for (const p of routePaths.filter((r) => r.includes('{'))) {
+    const prefix = p.slice(0, p.indexOf('{'))
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), p.slice(p.indexOf('}') + 1)].sort((a, b) => b.length - a.length))
+  }
+  const lengths = [...new Set([...byPrefix.keys()].map((k) => k.length))]
   return (request) => {
     // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
     const { url } = request
     const query = url.indexOf('?')
     const start = pathStart(url)
     const path = url.slice(start, query < 0 ? undefined : query)
-    for (const { prefix, suffix } of slots) {
-      if (path.length <= prefix.length + suffix.length || !path.startsWith(prefix) || !path.endsWith(suffix)) continue
-      const parts = slashedValue(path.slice(prefix.length, path.length - suffix.length))
-      if (!parts) continue
-      if (routes.some((r) => r.test(path))) return request
-      const [a, b] = parts
-      return new Request(`${url.slice(0, start)}${prefix}${a}%2F${b}${suffix}${query < 0 ? '' : url.slice(query)}`, request)
+    for (const n of lengths) {
+      // Only a path with a slash after a parameter's start can hold a split value.
+      if (path.length <= n || path.indexOf('/', n) < 0) continue
+      const prefix = path.slice(0, n)
+      for (const suffix of byPrefix.get(prefix) ?? []) {
+        if (path.length <= n + suffix.length || !path.endsWith(suffix)) continue
+        const parts = slashedValue(path.slice(n, path.length - suffix.length))
+        if (!parts) continue
+        if (routes.some((r) => r.test(path))) return request
+        return new Request(`${url.slice(0, start)}${prefix}${parts[0]}%2F${parts[1]}${suffix}${query < 0 ? '' : url.slice(query)}`, request)
+      }
     }
     return request
   }

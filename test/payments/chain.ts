@@ -1,7 +1,10 @@
 // A real local chain for payment tests: anvil (from npm) with chain id 8453, a small EIP-3009
 // token planted at the real Base USDC address and Multicall3 at its canonical address, so the
 // production configuration runs unchanged against it.
-import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from 'viem'
+import { x402Facilitator } from '@x402/core/facilitator'
+import { toFacilitatorEvmSigner } from '@x402/evm'
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
+import { createPublicClient, createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -116,4 +119,30 @@ export async function startChain(): Promise<Chain> {
       await proc.exited
     },
   }
+}
+
+/**
+ * A remote x402 facilitator over HTTP on 127.0.0.1 (/supported, /verify, /settle): the reference
+ * x402Facilitator settling on the local chain with the facilitator key. `seenAuth` records each
+ * request's Authorization header.
+ */
+export function startFacilitatorServer(chain: Chain) {
+  const account = privateKeyToAccount(FACILITATOR_KEY)
+  const wallet = createWalletClient({ account, chain: { ...base, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) }).extend(publicActions)
+  const facilitator = new x402Facilitator().register('eip155:8453', new ExactEvmScheme(toFacilitatorEvmSigner(Object.assign(wallet, { address: account.address }) as any)))
+  const seenAuth: string[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      seenAuth.push(req.headers.get('authorization') ?? '')
+      const path = new URL(req.url).pathname
+      if (path === '/supported') return Response.json(facilitator.getSupported())
+      const body = (await req.json()) as { paymentPayload: any; paymentRequirements: any }
+      if (path === '/verify') return Response.json(await facilitator.verify(body.paymentPayload, body.paymentRequirements))
+      if (path === '/settle') return Response.json(await facilitator.settle(body.paymentPayload, body.paymentRequirements))
+      return new Response('not found', { status: 404 })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, seenAuth, stop: () => server.stop(true) }
 }

@@ -128,7 +128,6 @@ export function checkQueryEncoding(url: string): void {
 }
 
 export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSearchParams): Q {
-  if (route.acceptsAnyQuery) return {} as Q
   const allowed = route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : []
   const raw: Record<string, string> = {}
   for (const [name, value] of searchParams) {

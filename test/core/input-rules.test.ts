@@ -14,7 +14,7 @@ import { get, tempDir, testApp } from '../helpers'
 const { app } = await testApp({ dataDir: tempDir('dadosbr-input-rules-') })
 afterAll(() => app.close())
 
-const served = ROUTES.filter((r) => !r.planned)
+const served = ROUTES
 const cnpjRoutes = served.filter((r) => r.path.includes('{cnpj}'))
 const pathFor = (route: string, value: string) => route.replace('{cnpj}', value)
 

@@ -148,17 +148,17 @@ export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSear
  * JavaScript limit in the message.
  *
  * The value arrives as text and becomes a number through a pipe; a JSON Schema of the input side
- * (OpenAPI, the MCP tools, the 402's input schema) would see only the text and lose the range the
- * number enforces. The metadata declares it as what a caller sends: an integer from min to max.
+ * (OpenAPI, the MCP tools, the 402's Bazaar input schema) describes the text (its digits pattern)
+ * and would lose the range the number enforces: the metadata keeps it there as minimum and maximum.
  */
 export function intParam(min: number, max: number) {
   const message = `deve ser um número inteiro de ${min} a ${max}`
   return z
     .string()
-    .refine((v) => /^\d{1,12}$/.test(v), message)
+    .regex(/^\d{1,12}$/, message)
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message))
-    .meta({ type: 'integer', minimum: min, maximum: max })
+    .meta({ minimum: min, maximum: max })
 }
 
 /** A page number: positive integer, bounded so OFFSET arithmetic never overflows. */

@@ -167,7 +167,7 @@ describe('the bounds of every query parameter, declared in /openapi.json', () =>
     }
     const seen: string[] = []
     for (const route of served)
-      for (const p of doc.paths[route.path].get.parameters.filter((x: any) => x.in === 'query' && x.schema.type === 'integer')) {
+      for (const p of doc.paths[route.path].get.parameters.filter((x: any) => x.in === 'query' && x.schema.minimum !== undefined && x.schema.maximum !== undefined)) {
         const { minimum: min, maximum: max } = p.schema as { minimum: number; maximum: number }
         const base = exampleInputOf(route).query
         const message = `parâmetro de consulta '${p.name}': deve ser um número inteiro de ${min} a ${max}`

@@ -48,7 +48,7 @@ const pathOf = (path: string, input: { params: Record<string, string>; query: Re
   return q ? `${p}?${q}` : p
 }
 /** Every served route with its example input, and the tenders of one UF (filtered from the same copy). */
-const PATHS = [...ROUTES.filter((r) => !r.planned && r.path !== '/v1/health').map((r) => pathOf(r.path, exampleInputOf(r))), '/v1/licitacoes/abertas?uf=MG']
+const PATHS = [...ROUTES.filter((r) => r.path !== '/v1/health').map((r) => pathOf(r.path, exampleInputOf(r))), '/v1/licitacoes/abertas?uf=MG']
 
 /** Every object in an answer that states a source's state: a base, a status and when it was fetched. */
 function statesIn(value: unknown, where: string, out: { where: string; fonte: Record<string, unknown> }[] = []) {

@@ -65,7 +65,7 @@ describe('serve --sem-fontes', () => {
     expect([health.status, health.sem_fontes, health.motivos]).toEqual(['ok', true, []])
     expect(health.fontes.map((f: any) => [f.nome, f.status, f.problema])).toEqual(DATASETS.flatMap((d) => d.feeds ?? []).map((f) => [f.name, 'amostra', null]))
     // Every route (twice: a second request finds the copies as old as the first did), then the documents and /metrics.
-    const paths = ROUTES.filter((r) => !r.planned).map((r) => pathOf(r.path, exampleInputOf(r)))
+    const paths = ROUTES.map((r) => pathOf(r.path, exampleInputOf(r)))
     for (let round = 0; round < 2; round++)
       for (const p of [...paths, '/v1/licitacoes/abertas?uf=MG', '/metrics', '/openapi.json', '/llms.txt']) {
         const r = await fetch(base + p)

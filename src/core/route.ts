@@ -79,19 +79,38 @@ export function semDadosErro(motivo: string): ApiError {
 
 /** Declares a route: keeps its generic types, and makes its handler refuse an answer with no data (semDados). */
 export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> {
-  const check = def.semDados === false ? null : (def.semDados ?? (def.price !== null ? semFonte : null))
+  // The default applies to paid routes whose answer declares a polled source's state: the others have no such source.
+  const check = def.semDados === false ? null : (def.semDados ?? (def.price !== null && declaraFonte(def.response) ? semFonte : null))
   if (!check) return def
   const handler = def.handler
-  return {
-    ...def,
-    handler: async (input) => {
-      const body = await handler(input)
-      const value = body instanceof JsonText ? body.source : body
-      const motivo = value === undefined ? null : check(value as R)
-      if (motivo) throw semDadosErro(motivo)
-      return body
-    },
+  const verify = (body: R | JsonText) => {
+    const value = body instanceof JsonText ? body.source : body
+    const motivo = value === undefined ? null : check(value as R)
+    if (motivo) throw semDadosErro(motivo)
+    return body
   }
+  // A synchronous handler stays synchronous (no promise added on the request path).
+  return { ...def, handler: (input) => {
+    const out = handler(input)
+    return out instanceof Promise ? out.then(verify) : verify(out)
+  } }
+}
+
+/** Whether a response schema carries a polled source's state: a `fonte`, or `fontes` of them, with status and cache. */
+function declaraFonte(schema: z.ZodType): boolean {
+  const shape = objectShape(schema)
+  if (!shape) return false
+  const isState = (s: z.ZodType | undefined) => {
+    const inner = s && objectShape(s)
+    return Boolean(inner && 'status' in inner && 'cache' in inner && 'consultado_em' in inner)
+  }
+  const fontes = shape.fontes && objectShape(shape.fontes)
+  return isState(shape.fonte) || Boolean(fontes && Object.values(fontes).some(isState))
+}
+
+const objectShape = (schema: z.ZodType): Record<string, z.ZodType> | null => {
+  const s = schema instanceof z.ZodNullable || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema
+  return s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>) : null
 }
 
 /** /v1/a/{b} -> /v1/a/:b for the router. */

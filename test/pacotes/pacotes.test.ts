@@ -7,7 +7,7 @@ import { startReplay } from '../../ingest/lib/replay'
 import type { AppContext } from '../../src/core/context'
 import type { Dataset } from '../../src/core/dataset'
 import { ApiError } from '../../src/core/errors'
-import { defineRoute, type RouteDef } from '../../src/core/route'
+import { defineRoute, semFonte, type RouteDef } from '../../src/core/route'
 import { intParam } from '../../src/core/validate'
 import { catalogo, partesDoBrasil, semParametros } from '../../src/datasets/pacotes/catalogo'
 import * as service from '../../src/datasets/pacotes/service'
@@ -143,7 +143,7 @@ describe('/v1/pacotes/brasil', () => {
   test('never paid for nothing: a part whose answer has no data counts as missing; with every part missing the pack is a 503', async () => {
     // Only these parts: one answers, one has a feed never fetched (semFonte), one base not built.
     const only = (extra: RouteDef[]): AppContext => ({ ...app.ctx, datasets: [{ name: 'novo', titulo: 'Novo', descricao: 'teste', ingested: false, routes: extra }] })
-    const semCopia = route('/v1/novo/feed', () => ({ itens: [], fonte: { base: 'Fonte de teste', status: 'fonte_indisponivel' } }))
+    const semCopia = defineRoute({ path: '/v1/novo/feed', dataset: 'novo', summary: 's', price: 0.003, response: z.any(), errors: [], semDados: semFonte, handler: () => ({ itens: [], fonte: { base: 'Fonte de teste', status: 'fonte_indisponivel' } }) })
     const falha = route('/v1/novo/falha', () => {
       throw new ApiError('dados_indisponiveis', "A base 'novo' não está carregada; rode 'dadosbr ingest novo'.")
     })

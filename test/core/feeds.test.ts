@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { avisoDaFonte } from '../../src/core/feeds/aviso'
 import { FeedFailure, FeedRunner, FIRST_NEED_WAIT_MS, type FeedDef } from '../../src/core/feeds/feed'
 import { createLogger } from '../../src/core/log'
-import { defineUpstream, upstreamUrl } from '../../src/core/upstream'
+import { defineUpstream, describeUrl, upstreamUrl } from '../../src/core/upstream'
 import { startReplay } from '../../ingest/lib/replay'
 import { tempDir } from '../temp'
 
@@ -246,6 +246,11 @@ describe('feeds', () => {
     const d = new FeedRunner([derived], { dataDir: dir, log: createLogger('silent'), now: () => clock.t })
     expect((await d.refresh('derivada')).dados).toEqual({ dobro: base.valor * 2 })
     await expect(new FeedRunner([derived], { dataDir: tempDir('feeds-'), log: createLogger('silent') }).refresh('derivada')).rejects.toThrow('sem cópia da fonte teste')
+  })
+
+  test("an upstream's address in a message never carries its user and password, nor its query", () => {
+    expect(describeUrl('https://usuario:segredo@espelho.exemplo/api/v1/x?token=abc')).toBe('https://espelho.exemplo/api/v1/x')
+    expect(describeUrl('http://127.0.0.1:9/v1/forecast')).toBe('http://127.0.0.1:9/v1/forecast')
   })
 
   test('an upstream URL setting must be http(s)', () => {

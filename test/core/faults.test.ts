@@ -440,7 +440,14 @@ describe('the HTTP layer, through a real socket', () => {
     const body = 'x'.repeat(100_000)
     const r = await rawRequest(port, `POST /v1/health HTTP/1.1\r\nHost: api\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)
     expect(r.status).toBe(413)
-    expect(JSON.parse(r.body)).toEqual({ erro: { codigo: 'corpo_muito_grande', mensagem: 'O corpo do pedido passa de 65536 bytes; as rotas desta API são GET, sem corpo.' } })
+    expect(JSON.parse(r.body)).toEqual({ erro: { codigo: 'corpo_muito_grande', mensagem: 'O corpo do pedido passa de 65536 bytes.' } })
+    // Without Content-Length (chunked), read here up to the limit: over it, the same 413.
+    const chunk = (n: number) => `${n.toString(16)}\r\n${'y'.repeat(n)}\r\n`
+    const chunked = await rawRequest(port, `POST /v1/health HTTP/1.1\r\nHost: api\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk(40_000)}${chunk(40_000)}0\r\n\r\n`)
+    expect(chunked.status).toBe(413)
+    expect(JSON.parse(chunked.body).erro.codigo).toBe('corpo_muito_grande')
+    const small = await rawRequest(port, `POST /v1/health HTTP/1.1\r\nHost: api\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunk(10)}0\r\n\r\n`)
+    expect(small.status).toBe(405)
     // A small one on a GET route: 405, in the envelope.
     const post = await rawRequest(port, 'POST /v1/health HTTP/1.1\r\nHost: api\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')
     expect(post.status).toBe(405)

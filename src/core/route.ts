@@ -89,8 +89,11 @@ export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> 
     if (motivo) throw semDadosErro(motivo)
     return body
   }
+  // The 503 it may now answer is declared with the route's other errors: OpenAPI, the MCP tools and
+  // the recorded error examples read them from here.
+  const errors: ErrorCode[] = def.errors.includes('dados_indisponiveis') ? def.errors : [...def.errors, 'dados_indisponiveis']
   // A synchronous handler stays synchronous (no promise added on the request path).
-  return { ...def, handler: (input) => {
+  return { ...def, errors, handler: (input) => {
     const out = handler(input)
     return out instanceof Promise ? out.then(verify) : verify(out)
   } }

@@ -7,6 +7,7 @@ import { ROUTES } from '../../src/app'
 import { checkCnpj, normalizeCnpj } from '../../src/core/documents'
 import { ApiError } from '../../src/core/errors'
 import { exampleInputOf } from '../../src/core/examples'
+import { REGRA_SEM_DADOS } from '../../src/core/route'
 import { parseQuery, UFS, ufOuExteriorParam, ufParam } from '../../src/core/validate'
 import { get, tempDir, testApp } from '../helpers'
 
@@ -178,5 +179,39 @@ describe('the bounds of every query parameter, declared in /openapi.json', () =>
       }
     expect(seen.length).toBe(16)
     expect(new Set(seen.map((s) => s.split('?')[0])).size).toBe(10)
+  })
+})
+
+describe('every error a route answers is in its declaration (OpenAPI, MCP and the error examples read it)', () => {
+  // Codes every route may answer, which the OpenAPI document adds by itself.
+  const GENERAL = ['metodo_nao_permitido', 'erro_interno', 'parametro_desconhecido', 'parametro_repetido', 'pagamento_indisponivel']
+
+  test('with no data at all (offline, empty data directory), each route called with its example input answers a declared code', async () => {
+    const { app: vazio } = await testApp({ dataDir: tempDir('dadosbr-input-rules-vazio-'), semFontes: true })
+    const undeclared: string[] = []
+    const noData: string[] = []
+    try {
+      for (const route of served) {
+        const input = exampleInputOf(route)
+        const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(input.params[n] ?? ''))
+        const qs = new URLSearchParams(input.query).toString()
+        const r = await get(vazio, qs ? `${path}?${qs}` : path)
+        const codigo: string | undefined = r.body?.erro?.codigo
+        if (r.status < 400 || !codigo) continue
+        if (codigo === 'dados_indisponiveis') noData.push(route.path)
+        if (!GENERAL.includes(codigo) && !route.errors.includes(codigo as never)) undeclared.push(`${route.path} -> ${r.status} ${codigo}`)
+      }
+    } finally {
+      await vazio.close()
+    }
+    expect(undeclared).toEqual([])
+    // The paid routes over polled sources are among them (the "never paid for nothing" 503).
+    for (const path of ['/v1/licitacoes/abertas', '/v1/mercado/cambio', '/v1/commodities/briefing', '/v1/cadeias/energia_br', '/v1/commodities/exportacoes']) expect(noData).toContain(path)
+  })
+
+  test('a route whose description promises the 503 of an answer with no data, or that says when it has none, declares it', () => {
+    const promised = served.filter((r) => r.price !== null && (r.description?.includes(REGRA_SEM_DADOS) || typeof r.semDados === 'function'))
+    expect(promised.length).toBeGreaterThanOrEqual(13)
+    expect(promised.filter((r) => !r.errors.includes('dados_indisponiveis')).map((r) => r.path)).toEqual([])
   })
 })

@@ -66,7 +66,7 @@ export const exportacoes = defineRoute({
     '503 quando nenhuma base de exportações foi construída (nada é cobrado).',
   price: 0.005,
   response: ExportacoesResposta,
-  errors: [],
+  errors: ['dados_indisponiveis'],
   handler: perSecond('exportacoes', service.exportacoes),
 })
 

@@ -133,7 +133,12 @@ describe('every source, every route, /v1/health and /metrics: one record', () =>
     // FX: the failures of the last attempt (every exchange), and a warning that the quotes are not live.
     const cambio = answers.get('/v1/mercado/cambio')
     expect(cambio.falhas.map((f: any) => f.fonte)).toEqual(['Mercado Bitcoin', 'Foxbit (BTC/BRL)', 'Foxbit (USDT/BRL)', 'NovaDAX (BTC/BRL)', 'NovaDAX (USDT/BRL)', 'Coinbase', 'Kraken'])
-    expect(cambio.falhas[0].erro).toStartWith(`${closed.url}/api/v4/tickers: `)
+    // Each failure names the exchange's setting, never the address configured for it.
+    expect(cambio.falhas.map((f: any) => f.erro.split(': ')[0])).toEqual([
+      '$MERCADO_BITCOIN_URL/api/v4/tickers', '$FOXBIT_URL/rest/v3/markets/btcbrl/ticker/24hr', '$FOXBIT_URL/rest/v3/markets/usdtbrl/ticker/24hr',
+      '$NOVADAX_URL/v1/market/ticker', '$NOVADAX_URL/v1/market/ticker', '$COINBASE_URL/v2/prices/BTC-USD/spot', '$KRAKEN_URL/0/public/Ticker',
+    ])
+    expect(JSON.stringify(answers)).not.toContain(closed.url.replace(/^http:\/\//, ''))
     expect(cambio.btc_brl.mediana).toBe(458120)
     expect(cambio.avisos[0]).toBe(`cotações das corretoras: amostra embutida no programa, gravada em ${SAMPLE_TIME} (há 299 dias): não são dados atuais; a última consulta falhou (${cripto.ultimo_erro}).`)
     expect(cambio.avisos[1]).toStartWith(`PTAX: amostra embutida no programa, gravada em ${SAMPLE_TIME} (há 299 dias): não são dados atuais; a última consulta falhou (`)
@@ -143,7 +148,7 @@ describe('every source, every route, /v1/health and /metrics: one record', () =>
     expect(noticias.veiculos).toHaveLength(9)
     for (const v of noticias.veiculos) {
       expect([v.id, v.status]).toEqual([v.id, 'falhou'])
-      expect(v.erro).toStartWith(`${closed.url}`)
+      expect(v.erro).toStartWith(`$NOTICIAS_${v.id === 'folha-mercado' ? 'FOLHA' : v.id === 'g1-economia' ? 'G1' : v.id.toUpperCase().replace(/-/g, '_')}_URL: `)
     }
     expect(noticias.veiculos[0]).toMatchObject({ id: 'infomoney', atualizado_em: SAMPLE_TIME, formato: 'rss 2.0', charset: 'utf-8' })
 

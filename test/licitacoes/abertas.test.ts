@@ -114,7 +114,7 @@ describe('the copy of the whole list, filtered by uf', () => {
     expect(mg.status).toBe(200)
     expect(numeros(mg.body)).toEqual([N(1)])
     const erro = runner.copy(ABERTAS_FEED, '6')!.ultimo_erro!
-    expect(erro).toStartWith(`${fake.server.url}/v1/contratacoes/proposta: `)
+    expect(erro).toStartWith(`$PNCP_URL/v1/contratacoes/proposta: `)
     expect(mg.body.fonte).toEqual({
       base: 'PNCP/contratacoes/proposta',
       consultado_em: '2026-11-24T12:00:00.000Z',

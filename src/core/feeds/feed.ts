@@ -420,7 +420,7 @@ export class FeedRunner {
     const timeoutMs = feed.timeoutMs ?? 60_000
     const ctx: FeedFetchContext = {
       url: (u) => upstreamUrl(u),
-      fetch: (url, options) => fetchUpstream(url, { timeoutMs, ...options }),
+      fetch: (url, options) => fetchUpstream(url, { timeoutMs, upstreams: feed.upstreams, ...options }),
       log: this.options.log,
       previous: previous?.dados ?? null,
       now: this.now,

@@ -87,8 +87,18 @@ async function compareMetrics(app: App, health: any) {
   const metrics = createMetrics(metricLabels(ROUTES, []))
   try {
     const { samples } = parseExposition(await metrics.render(app.ctx))
+    // The gauges of a source keep one label set whatever its state (a status change never ends a series)...
+    const feedSeries = samples.filter((s) => s.name.startsWith('dadosbr_feed_') && s.name !== 'dadosbr_feed_status')
+    expect(feedSeries.length).toBeGreaterThanOrEqual(health.fontes.length * 3)
+    expect([...new Set(feedSeries.map((s) => Object.keys(s.labels).sort().join(',')))]).toEqual(['base,fonte'])
     for (const f of health.fontes) {
-      const labels = { fonte: f.nome, status: f.status }
+      const labels = { fonte: f.nome, base: f.base }
+      // ...and the state has a gauge of its own: 1 on the current status, 0 on every other.
+      expect([f.nome, ...['ok', 'cache_servido', 'fonte_indisponivel', 'amostra'].map((status) => valueOf(samples, 'dadosbr_feed_status', { fonte: f.nome, status }))]).toEqual([
+        f.nome,
+        ...['ok', 'cache_servido', 'fonte_indisponivel', 'amostra'].map((status) => (status === f.status ? 1 : 0)),
+      ])
+      expect(samples.filter((s) => s.name === 'dadosbr_feed_status' && s.labels.fonte === f.nome)).toHaveLength(4)
       expect([f.nome, valueOf(samples, 'dadosbr_feed_up', labels)]).toEqual([f.nome, f.problema ? 0 : 1])
       expect([f.nome, valueOf(samples, 'dadosbr_feed_age_seconds', labels)]).toEqual([f.nome, f.defasagem_segundos])
       expect([f.nome, valueOf(samples, 'dadosbr_feed_last_success_timestamp_seconds', labels)]).toEqual([f.nome, Math.floor(Date.parse(f.consultado_em) / 1000)])

@@ -84,8 +84,10 @@ export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> 
   if (!check) return def
   const handler = def.handler
   const verify = (body: R | JsonText) => {
-    const value = body instanceof JsonText ? body.source : body
-    const motivo = value === undefined ? null : check(value as R)
+    // An answer already written is checked too: from the value it was written from when it kept it
+    // (perSecond does), else parsed back (never skipped: that would charge for an empty answer).
+    const value = body instanceof JsonText ? (body.source !== undefined ? body.source : body.parse()) : body
+    const motivo = check(value as R)
     if (motivo) throw semDadosErro(motivo)
     return body
   }

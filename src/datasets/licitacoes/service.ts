@@ -59,11 +59,11 @@ export function fornecedor(files: ContractsFiles, cnpj: string): Out<typeof Forn
  * sample shows what was open that day, and says so in fonte).
  */
 export async function abertas(ctx: AppContext, q: Out<typeof AbertasQuery>): Promise<Out<typeof Abertas>> {
-  const inteira = abertasKey(q.modalidade)
+  const inteira = abertasKey(String(q.modalidade))
   let lida: FeedAnswer<AbertasCopy> | null = null
   if (!q.uf || ctx.feeds.peek<AbertasCopy>(ABERTAS_FEED, inteira).dados || keptUnasked(ctx, inteira)) lida = await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, inteira)
   if (q.uf && !lida?.dados) {
-    const propria = await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, abertasKey(q.modalidade, q.uf))
+    const propria = await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, abertasKey(String(q.modalidade), q.uf))
     if (propria.dados || !lida) lida = propria
   }
   const { dados, fonte } = lida!

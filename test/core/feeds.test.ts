@@ -400,6 +400,7 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
       intervalMinutes: 1440,
       refreshMinutes: 60,
       dataTime: (d) => d.de,
+      fromSample: () => false,
       async fetch() {
         runs++
         return { de: '2026-11-24T06:00:00.000Z' }
@@ -417,6 +418,40 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
     expect(runs).toBe(2)
     clock.t += 24 * 60 * MIN
     expect(r.state('derivada2')).toMatchObject({ status: 'cache_servido', defasagem_segundos: (30 * 3600) + 61 * 60 })
+  })
+
+  test('a derived copy whose inputs carry no time is of unknown age (cache_servido, no age), never "fetched now"; one made only from samples is amostra', async () => {
+    const clock = { t: T0 }
+    let entrada: { de: string | null; amostra: boolean } = { de: null, amostra: false }
+    const derived: FeedDef<{ de: string | null; amostra: boolean }> = {
+      name: 'derivada3',
+      dataset: 'teste',
+      base: 'Teste/derivada',
+      upstreams: [],
+      intervalMinutes: 1440,
+      refreshMinutes: 60,
+      dataTime: (d) => d.de,
+      fromSample: (d) => d.amostra,
+      fetch: async () => entrada,
+    }
+    const r = new FeedRunner([derived], { dataDir: tempDir('feeds-'), log: createLogger('silent'), now: () => clock.t })
+    await r.refresh('derivada3')
+    const sem = { consultado_em: null, defasagem_segundos: null, atualiza_a_cada_minutos: 1440, cache: true, tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null }
+    expect(r.peek('derivada3').fonte).toEqual({ base: 'Teste/derivada', ...sem, status: 'cache_servido' })
+    expect(r.state('derivada3')).toMatchObject({ problema: null })
+    expect(avisoDaFonte('o briefing', r.peek('derivada3').fonte)).toBe('o briefing: dados de data desconhecida (as entradas não dizem de quando são): não se sabe se estão dentro do prometido (1 dia).')
+    // Made from the bundled sample's copies: the sample, of its inputs' date, through every hourly check.
+    entrada = { de: '2026-01-29T15:30:00.000Z', amostra: true }
+    clock.t += 61 * MIN
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte).toMatchObject({ status: 'amostra', consultado_em: '2026-01-29T15:30:00.000Z' })
+    clock.t += 61 * MIN
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte.status).toBe('amostra')
+    // One input fetched by this server: its own data.
+    entrada = { de: '2026-11-24T13:30:00.000Z', amostra: false }
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte).toMatchObject({ status: 'ok', consultado_em: '2026-11-24T13:30:00.000Z', defasagem_segundos: 32 * 60 })
   })
 
   test('a request-time feed is tried once when the background starts, then only on request', async () => {

@@ -162,9 +162,10 @@ describe('every source, every route, /v1/health and /metrics: one record', () =>
     }
     expect(noticias.veiculos[0]).toMatchObject({ id: 'infomoney', atualizado_em: SAMPLE_TIME, formato: 'rss 2.0', charset: 'utf-8' })
 
-    // The briefing is recomputed from the copies (it has no upstream of its own): as old as its newest input.
+    // The briefing is recomputed from the copies (it has no upstream of its own): as old as its newest
+    // input, and, every input being the bundled sample still, the sample itself (not a copy this server made).
     const briefing = health.fontes.find((f: any) => f.nome === 'commodities-briefing')
-    expect(briefing).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'cache_servido', tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null })
+    expect(briefing).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'amostra', tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null })
     expect(answers.get('/v1/commodities/briefing').fonte).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440 })
   }, 60_000)
 })

@@ -59,6 +59,12 @@ export interface FeedDef<T = unknown> {
   fromSample?(dados: T): boolean
   /** Keys refreshed in the background and by `dadosbr atualizar` (default ['']: a feed with one copy). */
   defaultKeys?: string[]
+  /**
+   * The key whose copy holds this key's data too (a UF's open tenders are in the whole list's copy),
+   * or null. While that copy is a good one (held, fetched by this server, its last attempt a success:
+   * `covered`), this key is not refreshed in the background and is forgotten until asked again.
+   */
+  coveredBy?(key: string): string | null
   /** Per attempt; a background refresh may be slow (PNCP takes 15-22 s). Default 60 s. */
   timeoutMs?: number
   /**
@@ -339,6 +345,19 @@ export class FeedRunner {
     return this.stateOf(feed, k, this.slot(feed, k).copy)
   }
 
+  /**
+   * Whether a key's data is held by a good copy of another key (FeedDef.coveredBy): held, fetched by
+   * this server (not the bundled sample), and its last attempt a success. A route then serves that
+   * copy and needs no copy of this key.
+   */
+  covered(name: string, key: string): boolean {
+    const feed = this.def(name)
+    const by = feed.coveredBy?.(key)
+    if (by === null || by === undefined || by === key) return false
+    const copy = this.slot(feed, by).copy
+    return this.held(copy) && !copy.amostra && !copy.ultimo_erro
+  }
+
   /** The copy and its `fonte` as they are now, without starting a refresh (a route choosing between copies). */
   peek<T>(name: string, key = ''): FeedAnswer<T> {
     const feed = this.def(name)
@@ -532,7 +551,14 @@ export class FeedRunner {
       for (const feed of this.feeds) {
         if (this.onRequest(feed) && !first) continue
         const keys = new Set([...(feed.defaultKeys ?? ['']), ...(this.asked.get(feed.name) ?? [])])
-        for (const key of keys) if (this.due(feed, this.slot(feed, key).copy)) this.startRefresh(feed, key)
+        for (const key of keys) {
+          // A key another copy holds well is not polled for nothing, nor kept: a request asks it again when needed.
+          if (this.covered(feed.name, key)) {
+            this.asked.get(feed.name)?.delete(key)
+            continue
+          }
+          if (this.due(feed, this.slot(feed, key).copy)) this.startRefresh(feed, key)
+        }
       }
       first = false
     }

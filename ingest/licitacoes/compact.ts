@@ -79,9 +79,11 @@ function buildFull(path: string, sync: SyncFile, last: number, previous: string 
       const staged = `SELECT ${CONTRACT_COLUMNS} FROM s.novos WHERE id <= ${Number(last)} AND (substitui = 0 OR id IN (SELECT id FROM temp.trocados))`
       const kept = `SELECT ${CONTRACT_COLUMNS} FROM v.contratos WHERE numero NOT IN (SELECT numero FROM temp.trocados)`
       // Written in supplier order: a supplier's newest contracts sit together on a few pages (a lookup
-      // reads those, not 100 pages scattered over a file larger than the memory left to it).
+      // reads those, not 100 pages scattered over a file larger than the memory left to it). The number
+      // last: contracts signed the same day get ids in number order, the answer's tie-break (c.id DESC),
+      // never the order the days happened to be fetched in.
       db.exec(`INSERT INTO contratos (${CONTRACT_COLUMNS}) SELECT ${CONTRACT_COLUMNS} FROM (${previous ? `${kept} UNION ALL ` : ''}${staged})
-        ORDER BY substr(cnpj_fornecedor, 1, 8), data_assinatura`)
+        ORDER BY substr(cnpj_fornecedor, 1, 8), data_assinatura, numero`)
     })()
     if (previous) db.exec('DETACH DATABASE v')
     db.exec('DETACH DATABASE s')
@@ -118,7 +120,9 @@ function buildIncremental(path: string, sync: SyncFile, last: number, previous: 
         'UPDATE contratos SET cnpj_fornecedor = ?2, orgao = ?3, unidade = ?4, tipo = ?5, objeto = ?6, valor_inicial = ?7, valor_global = ?8, data_assinatura = ?9, vigencia_inicio = ?10, vigencia_fim = ?11 WHERE id = ?1',
       )
       const touched = new Set<string>()
-      for (const r of db.query(`SELECT ${CONTRACT_COLUMNS} FROM s.novos WHERE id <= ?1 ORDER BY id`).values(last) as unknown[][]) {
+      // By number, then staged order: versions of one contract apply oldest first, and contracts of one
+      // signature day get ids (the answer's tie-break) in number order whatever order the days were fetched in.
+      for (const r of db.query(`SELECT ${CONTRACT_COLUMNS} FROM s.novos WHERE id <= ?1 ORDER BY numero, id`).values(last) as unknown[][]) {
         const [numero, cnpj, ...rest] = r as [string, string, ...unknown[]]
         const old = find.get(numero) as { id: number; cnpj_fornecedor: string } | null
         if (old) {

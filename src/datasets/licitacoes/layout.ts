@@ -91,7 +91,7 @@ export const META = {
   ultimaCompactacao: 'ultima_compactacao',
 } as const
 
-/** The newest contracts of a root, newest signature first (a reverse scan of contratos_por_raiz). */
+/** The newest contracts of a root, newest signature first, the higher PNCP number first within a day (ids follow it: ingest/licitacoes/compact.ts); a reverse scan of contratos_por_raiz. */
 export const SQL_CONTRATOS = `
 SELECT c.numero, c.cnpj_fornecedor, c.objeto, c.valor_inicial, c.valor_global, c.data_assinatura, c.vigencia_inicio, c.vigencia_fim,
        o.cnpj AS orgao_cnpj, o.razao_social AS orgao_razao, o.esfera, o.poder, u.nome AS unidade_nome, u.municipio, u.uf, t.nome AS tipo

@@ -18,8 +18,12 @@ const FICHA_SQL: Record<FichaField, string> = {
   cnae_principal: 'cnae_principal', cnaes_secundarios: 'cnaes_secundarios', tipo_logradouro: 'tipo_logradouro',
   logradouro: 'logradouro', numero: 'numero', complemento: 'complemento', bairro: 'bairro', municipio: 'municipio',
   cidade_exterior: 'cidade_exterior', uf: 'uf', cep: 'cep', ddd1: 'ddd1', telefone1: 'telefone1', ddd2: 'ddd2',
-  telefone2: 'telefone2', email: 'email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
-  porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
+  telefone2: 'telefone2', email: 'email', pais: 'pais', ddd_fax: 'ddd_fax', fax: 'fax', situacao_especial: 'situacao_especial',
+  data_situacao_especial: 'data_situacao_especial::VARCHAR',
+  razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica', porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR',
+  qualificacao_responsavel: 'm.qualificacao_responsavel', ente_federativo: 'm.ente_federativo',
+  opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR', data_opcao_simples: 'si.data_opcao::VARCHAR',
+  data_exclusao_simples: 'si.data_exclusao::VARCHAR', data_opcao_mei: 'si.data_opcao_mei::VARCHAR', data_exclusao_mei: 'si.data_exclusao_mei::VARCHAR',
 }
 /** The card's fields that come from the establishment row itself: the FICHA fields before the company's. */
 const ESTABLISHMENT_FIELDS = FICHA.slice(0, FICHA.indexOf('razao_social'))

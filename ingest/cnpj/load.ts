@@ -17,6 +17,7 @@ import { POOL_THREADS_PER_LOAD } from '../lib/thread-pool'
 import { sqlString } from '../lib/sql'
 import { partitionRelation, partitionSelect, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
+import { attachIbgeCodes, municipiosTableIn, MunicipiosTableError, readMunicipiosTable, type MunicipiosRecord } from './municipios'
 
 export interface SourceFile {
   zip: string
@@ -49,6 +50,8 @@ export interface Manifest {
    * work bounds a build on a given machine (a phase's CPU over its seconds is the cores it kept busy).
    */
   cpu_segundos: Record<string, number>
+  /** The Receita's TOM ↔ IBGE table the cards' codigo_municipio_ibge comes from (ingest/cnpj/municipios.ts). */
+  municipios_ibge: MunicipiosRecord
 }
 
 export interface BuildOptions {
@@ -57,6 +60,8 @@ export interface BuildOptions {
   dataDir: string
   /** Build with some of the 37 zips missing (bundled sample, tests). */
   allowPartial?: boolean
+  /** The Receita's municipios.csv (TOM ↔ IBGE); default: the one in sourceDir. */
+  municipiosCsv?: string
   /** Malformed rows tolerated before the build fails. */
   maxRejects?: number
   memoryLimit?: string
@@ -263,6 +268,12 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
   const plan = buildPlan(options.cores ?? machineCores(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
+  // The municipality bridge is read and checked before the long load: a wrong file fails first.
+  const municipiosPath = options.municipiosCsv ?? municipiosTableIn(options.sourceDir)
+  if (!municipiosPath) throw new BuildError(`falta a tabela de municípios da Receita (municipios.csv, TOM ↔ IBGE) em ${options.sourceDir}; sem --from, o ingest a baixa`)
+  const municipios = await readMunicipiosTable(municipiosPath).catch((err) => {
+    throw err instanceof MunicipiosTableError ? new BuildError(err.message) : err
+  })
   lap('verificacao')
   const root = join(options.dataDir, DATASET_DIR)
   await mkdir(root, { recursive: true })
@@ -326,6 +337,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     // Sanity: every table that came from a file must hold rows.
     for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
     await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
+    const semCodigoIbge = await attachIbgeCodes(conn, municipios.tabela)
 
     await conn.run(`SET threads = ${plan.duckdbThreads}`)
     await splitPartitions(conn, work)
@@ -394,6 +406,14 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
       segundos: seconds,
       cpu_segundos: cpuSeconds,
+      municipios_ibge: {
+        arquivo: basename(municipiosPath),
+        bytes: municipios.bytes,
+        sha256: municipios.sha256,
+        municipios: municipios.tabela.municipios.length,
+        complementos: municipios.tabela.complementos,
+        sem_codigo_ibge: semCodigoIbge,
+      },
     }
     await writeFile(join(work, MANIFEST_FILE), JSON.stringify(manifest, null, 2))
     await swapIn(root, work, buildName)

@@ -6,6 +6,8 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
+import { ibgeCheckDigit } from '../../src/core/ibge'
+import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
 import { progress } from '../lib/progress'
 import { seededRandom } from '../lib/random'
 import { createZipWriter, writeZip, type ZipWriter } from '../lib/zip-write'
@@ -63,6 +65,13 @@ const MAIL = ['gmail.com', 'hotmail.com', 'yahoo.com.br', 'outlook.com', 'uol.co
 export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
 // The Receita's own 4-digit municipality codes (TOM), spread over 0001-9699 (9707 is EXTERIOR).
 export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + Math.floor((i * 9699) / 5570)).padStart(4, '0'))
+/** The UF prefixes of IBGE codes, for the synthetic TOM ↔ IBGE table. */
+const IBGE_UF = ['11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53']
+/** The IBGE code of the synthetic municipality i (a UF's prefix, a sequence, its check digit): valid for the filters. */
+export const synthIbge = (i: number) => {
+  const six = IBGE_UF[i % IBGE_UF.length]! + String(Math.floor(i / IBGE_UF.length)).padStart(4, '0')
+  return six + ibgeCheckDigit(six)
+}
 
 const q = (v: string | number) => `"${v}"`
 
@@ -110,6 +119,18 @@ class NumberedZips {
       await this.writers[i]!.close()
     }
   }
+}
+
+/**
+ * The Receita's TOM ↔ IBGE table of the synthetic municipalities (municipios.csv, its published
+ * format: cp1252, ';', CRLF, header, the EXTERIOR row with IBGE 0), which the ingest reads beside
+ * the zips. Written last: a dump without it was cut short.
+ */
+export async function writeSynthMunicipios(outDir: string): Promise<void> {
+  const table = ['CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;MUNICÍPIO - TOM;MUNICÍPIO - IBGE;UF']
+  SYNTH_MUNICIPIOS.forEach((tom, i) => table.push(`${tom};${synthIbge(i)};${i === 0 ? 'SAO PAULO' : `MUNICIPIO ${i + 1}`};${i === 0 ? 'São Paulo' : `Município ${i + 1}`};SP`))
+  table.push('9707;0;EXTERIOR;EXTERIOR;EX')
+  await Bun.write(join(outDir, MUNICIPIOS_ARQUIVO), new Uint8Array(Buffer.from(table.join('\r\n') + '\r\n', 'latin1')))
 }
 
 export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
@@ -230,5 +251,6 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
     await writeZip(join(options.outDir, `${name}.zip`), `F.K03200$Z.D60808.${name.toUpperCase().slice(0, 5)}CSV`, data)
   }
   summary.bytes_csv += empresas.bytes + estabs.bytes + socios.bytes + simplesBytes
+  await writeSynthMunicipios(options.outDir)
   return summary
 }

@@ -31,8 +31,12 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * (PREFIX_LENGTHS), a vocabulary table, and filters as private-use characters (filterToken).
  * Still 5 with the pair tokens (pairToken): a build without its `frequente` table answers the same
  * searches the plain way, so an older build of 5 is served as it is (slower on common words).
+ * 6: cards with the fields minha-receita users rely on (country, fax, special situation, Simples and
+ * MEI dates, responsible's qualification, federative entity), the municipalities table with the
+ * IBGE code, and the name index's filters for legal nature, secondary activities, capital, opening
+ * date and Simples/MEI; the partner index with the partners' documents.
  */
-export const FORMAT = 5
+export const FORMAT = 6
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const
@@ -184,13 +188,18 @@ export const PARTNER_SEPARATOR = '\u001e'
 
 /**
  * The card fields in `dados` order (the key holds the CNPJ's first 12 characters, `dv` its check
- * digits): what the endpoints serve. Fields no endpoint shows (country, fax, special situation) stay in DuckDB.
+ * digits): every field a route shows, in one list, so that what reads a card field by field (the
+ * routes, the history of changes between months) takes a new field by its row here. The
+ * establishment's own fields come first (up to razao_social), then its company's, then its Simples
+ * option; card-store.ts says where each comes from.
  */
 export const FICHA = [
   'dv', 'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
-  'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
-  'capital_social', 'opcao_simples', 'opcao_mei',
+  'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'pais', 'ddd_fax', 'fax', 'situacao_especial',
+  'data_situacao_especial',
+  'razao_social', 'natureza_juridica', 'porte', 'capital_social', 'qualificacao_responsavel', 'ente_federativo',
+  'opcao_simples', 'opcao_mei', 'data_opcao_simples', 'data_exclusao_simples', 'data_opcao_mei', 'data_exclusao_mei',
 ] as const
 export type FichaField = (typeof FICHA)[number]
 

@@ -26,15 +26,47 @@ export const Empresa = z.object({
   nome_fantasia: str,
   matriz_filial: z.enum(['matriz', 'filial']).nullable(),
   situacao_cadastral: SituacaoCadastral,
+  situacao_especial: z
+    .object({ descricao: str.describe('como a Receita publica, ex. RECUPERACAO JUDICIAL'), data: date })
+    .nullable()
+    .describe('situação especial do estabelecimento; null quando a Receita não registra nenhuma'),
   data_inicio_atividade: date,
   natureza_juridica: CodigoDescricao,
+  qualificacao_responsavel: CodigoDescricao.describe('qualificação da pessoa responsável pela empresa perante a Receita (tabela de qualificações)'),
+  ente_federativo_responsavel: str.describe('só para naturezas jurídicas da administração pública (1XXX), como a Receita publica (ex. SANTA CATARINA); null nas demais'),
   porte: z.enum(PORTES).nullable(),
   capital_social: z.number().nullable(),
   cnae_principal: CodigoDescricao,
   cnae_secundarios: z.array(CodigoDescricao),
-  endereco: z.object({ logradouro: str, numero: str, complemento: str, bairro: str, municipio: str, uf: str, cep: str }),
-  contato: z.object({ email: str, telefone: str }),
-  simples: z.object({ optante: z.boolean(), mei: z.boolean() }),
+  endereco: z.object({
+    logradouro: str,
+    numero: str,
+    complemento: str,
+    bairro: str,
+    municipio: str,
+    uf: str,
+    cep: str,
+    codigo_municipio_ibge: z
+      .string()
+      .regex(/^\d{7}$/)
+      .nullable()
+      .describe('código IBGE (7 dígitos) do município, pela tabela TOM ↔ IBGE da Receita; null no exterior e para um código que a tabela não tem'),
+    pais: CodigoDescricao.nullable().describe('país do endereço (código e nome da tabela de países da Receita), preenchido pela Receita para endereços no exterior; null quando em branco'),
+  }),
+  contato: z.object({
+    email: str,
+    telefone: str.describe('o primeiro telefone; o segundo quando o primeiro está em branco'),
+    telefone_2: str.describe('o segundo telefone, quando há também o primeiro'),
+    fax: str,
+  }),
+  simples: z.object({
+    optante: z.boolean(),
+    mei: z.boolean(),
+    data_opcao: date.describe('opção pelo Simples Nacional'),
+    data_exclusao: date.describe('exclusão do Simples Nacional'),
+    mei_data_opcao: date.describe('opção pelo MEI (SIMEI)'),
+    mei_data_exclusao: date.describe('exclusão do MEI'),
+  }),
   fonte: Fonte,
 })
 
@@ -48,7 +80,7 @@ export const Socio = z.object({
   representante_legal: str,
 })
 
-export const Filial = z.object({ cnpj: z.string(), uf: str, municipio: str, situacao: str })
+export const Filial = z.object({ cnpj: z.string(), matriz_filial: z.enum(['matriz', 'filial']).nullable(), uf: str, municipio: str, situacao: str })
 
 export const EmpresaCompleta = Empresa.extend({
   socios: z.array(Socio),
@@ -75,7 +107,7 @@ const total = z.union([z.number().int(), z.literal('10000+')]).describe('contage
 export const BuscaResultado = z.object({
   total,
   pagina: z.number().int(),
-  resultados: z.array(z.object({ cnpj: z.string(), razao_social: str, nome_fantasia: str, uf: str, municipio: str, cnae_principal: str, situacao: str })),
+  resultados: z.array(z.object({ cnpj: z.string(), razao_social: str, nome_fantasia: str, uf: str, municipio: str, codigo_municipio_ibge: z.string().nullable(), cnae_principal: str, situacao: str })),
   fonte: Fonte,
 })
 

@@ -22,6 +22,8 @@ export const CARD = {
 /** DuckDB queries, run once when a month opens. */
 export const SQL = {
   lookups: (name: string) => `SELECT codigo, descricao FROM ${name}`,
+  /** The IBGE code of each TOM code that has one (the build adds the column: ingest/cnpj/municipios.ts). */
+  municipiosIbge: 'SELECT codigo, codigo_ibge FROM municipios WHERE codigo_ibge IS NOT NULL ORDER BY codigo',
 }
 
 /**

@@ -67,6 +67,16 @@ function municipio(files: CnpjFiles, f: Ficha): string | null {
   return f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null
 }
 
+/**
+ * The IBGE code of an establishment's municipality, the same on every route that shows one: its
+ * TOM code through the Receita's table (the build's `municipios.codigo_ibge`); null abroad and for a
+ * code the table lacks (docs/cnpj.md).
+ */
+function codigoMunicipioIbge(files: CnpjFiles, f: Ficha): string | null {
+  if (f.uf === 'EX' || !f.municipio || f.municipio === MUNICIPIO_EXTERIOR) return null
+  return files.ibge.porTom.get(f.municipio) ?? null
+}
+
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
@@ -88,12 +98,13 @@ export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeo
   return card(files, f)
 }
 
-/** The SPEC's Empresa from one card. */
+/** The SPEC's Empresa from one card, with the fields added since (docs/cnpj.md, "O cartão"). */
 function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
   const { lookups } = files
   const codigo = f.situacao
   const motivo = f.motivo
   const logradouro = [f.tipo_logradouro, f.logradouro].filter(Boolean).join(' ') || null
+  const primeiro = telefone(f.ddd1, f.telefone1)
   return {
     cnpj: f.cnpj!,
     razao_social: f.razao_social,
@@ -105,8 +116,11 @@ function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
       data: f.data_situacao,
       motivo: motivo && motivo !== '00' ? (lookups.motivos.get(motivo) ?? motivo) : null,
     },
+    situacao_especial: f.situacao_especial || f.data_situacao_especial ? { descricao: f.situacao_especial, data: f.data_situacao_especial } : null,
     data_inicio_atividade: f.data_inicio,
     natureza_juridica: cd(f.natureza_juridica, lookups.naturezas),
+    qualificacao_responsavel: cd(f.qualificacao_responsavel, lookups.qualificacoes),
+    ente_federativo_responsavel: f.ente_federativo,
     porte: f.porte ? (PORTE[f.porte] ?? null) : null,
     capital_social: f.capital_social === null ? null : Number(f.capital_social),
     cnae_principal: cd(f.cnae_principal, lookups.cnaes),
@@ -119,9 +133,25 @@ function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
       municipio: municipio(files, f),
       uf: f.uf,
       cep: f.cep,
+      codigo_municipio_ibge: codigoMunicipioIbge(files, f),
+      pais: f.pais ? cd(f.pais, lookups.paises) : null,
     },
-    contato: { email: f.email, telefone: telefone(f.ddd1, f.telefone1) ?? telefone(f.ddd2, f.telefone2) },
-    simples: { optante: f.opcao_simples === 'true', mei: f.opcao_mei === 'true' },
+    // telefone is the first phone, or the second when the first is blank (as before); telefone_2
+    // is the second only when the first is there, so no number shows twice.
+    contato: {
+      email: f.email,
+      telefone: primeiro ?? telefone(f.ddd2, f.telefone2),
+      telefone_2: primeiro ? telefone(f.ddd2, f.telefone2) : null,
+      fax: telefone(f.ddd_fax, f.fax),
+    },
+    simples: {
+      optante: f.opcao_simples === 'true',
+      mei: f.opcao_mei === 'true',
+      data_opcao: f.data_opcao_simples,
+      data_exclusao: f.data_exclusao_simples,
+      mei_data_opcao: f.data_opcao_mei,
+      mei_data_exclusao: f.data_exclusao_mei,
+    },
     fonte: fonte(files),
   }
 }
@@ -174,6 +204,7 @@ export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<type
     total_socios: list.length,
     filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
       cnpj: f.cnpj!,
+      matriz_filial: matrizFilial(f.matriz_filial),
       uf: f.uf,
       municipio: municipio(files, f),
       situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
@@ -364,6 +395,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
         // The card's own values, as /empresa shows them (the rowid's UF slot lumps unknown UFs together).
         uf: f ? f.uf : (UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null),
         municipio: f ? municipio(files, f) : null,
+        codigo_municipio_ibge: f ? codigoMunicipioIbge(files, f) : null,
         cnae_principal: f?.cnae_principal ?? null,
         situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
       }

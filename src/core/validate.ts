@@ -2,6 +2,7 @@
 // every failure into a 400 envelope (never the framework's 422).
 import { z } from 'zod'
 import { checkCnpj } from './documents'
+import { checkIbge } from './ibge'
 import { ApiError, type ErrorCode } from './errors'
 import type { RouteDef } from './route'
 
@@ -155,6 +156,36 @@ export function intParam(min: number, max: number) {
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message))
 }
+
+/**
+ * A decimal query parameter (money): digits with at most two decimals after a point (no comma, no
+ * exponent, no sign), between min and max. The OpenAPI document shows it as a number with its
+ * bounds and an example.
+ */
+export function decimalParam(min: number, max: number, example: number) {
+  const message = `deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${example})`
+  return z
+    .string()
+    .regex(/^\d{1,16}(\.\d{1,2})?$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message))
+    .meta({ type: 'number', minimum: min, maximum: max, example })
+}
+
+/** true or false, as text. */
+export const booleanParam = (example: boolean) =>
+  z.enum(['true', 'false'], 'deve ser true ou false').transform((v) => v === 'true').meta({ example: String(example) })
+
+/** An IBGE municipality code: 7 digits, a UF's prefix and its check digit (src/core/ibge.ts). */
+export const ibgeParam = z
+  .string()
+  .superRefine((value, ctx) => {
+    const r = checkIbge(value)
+    if (r.valido) return
+    const why = { formato_invalido: 'use os 7 dígitos do código IBGE do município', uf_invalida: 'os dois primeiros dígitos não são o código de uma UF', digito_invalido: 'o dígito verificador (o 7º) não confere' }[r.motivo]
+    ctx.addIssue({ code: 'custom', message: `código IBGE de município inválido: ${why} (ex. 3550308, São Paulo)` })
+  })
+  .meta({ pattern: '^\\d{7}$', example: '3550308' })
 
 /** A page number: positive integer, bounded so OFFSET arithmetic never overflows. */
 export const pagina = intParam(1, 1_000_000).default(1)

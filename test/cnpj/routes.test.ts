@@ -351,9 +351,9 @@ describe('/v1/cnpj/socio/busca', () => {
     expect((await get(app, '/v1/cnpj/empresa/55666777000181')).status).toBe(404)
   })
 
-  test('nome shorter than 3 or missing: 400', async () => {
+  test('nome shorter than 3: 400; neither nome nor documento: 400 filtro_obrigatorio', async () => {
     expect((await get(app, '/v1/cnpj/socio/busca?nome=jo')).body.erro.codigo).toBe('parametro_invalido')
-    expect((await get(app, '/v1/cnpj/socio/busca')).body.erro.codigo).toBe('parametro_invalido')
+    expect((await get(app, '/v1/cnpj/socio/busca')).body.erro.codigo).toBe('filtro_obrigatorio')
   })
 })
 

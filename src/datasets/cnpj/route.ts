@@ -75,9 +75,13 @@ export const busca = defineRoute({
   dataset: 'cnpj',
   summary: 'Busca de empresas por nome e filtros',
   description:
-    'Ao menos um filtro além de situacao. Com nome, a busca é sobre razão social e nome fantasia juntos (regras em docs/busca.md): ' +
+    'Ao menos um filtro além de situacao; todos valem juntos (E), com o nome e entre si. Com nome, a busca é sobre razão social e nome fantasia juntos (regras em docs/busca.md): ' +
     NOME_REGRAS +
-    ' Ordem: nomes mais curtos primeiro (o que mais se aproxima do que foi digitado), matriz antes de filial; sem nome, a mesma ordem. ' +
+    ' Filtros: uf; municipio (código TOM da Receita) ou municipio_ibge (7 dígitos, dígito verificador conferido); cnae (atividade principal), ' +
+    'cnae_secundario (uma das secundárias) ou cnae_qualquer (principal ou secundária); natureza_juridica (4 dígitos); porte; ' +
+    'capital_min e capital_max (reais, inclusive); simples e mei (true/false); abertura_de e abertura_ate (início de atividade, inclusive; ' +
+    'uma data em branco ou impossível no cadastro não entra em nenhuma janela). ' +
+    'Ordem: nomes mais curtos primeiro (o que mais se aproxima do que foi digitado), matriz antes de filial; sem nome, a mesma ordem. ' +
     'total é exato até 10000; acima, "10000+"; a paginação vai até o 10000º resultado. porte aceita pequeno_porte e empresa_pequeno_porte.',
   price: 0.01,
   query: BuscaQuery,
@@ -91,7 +95,11 @@ export const socioBusca = defineRoute({
   path: '/v1/cnpj/socio/busca',
   dataset: 'cnpj',
   summary: 'Empresas de que uma pessoa é sócia (busca reversa)',
-  description: `nome com 3 ou mais caracteres, com as mesmas regras da busca de empresas (docs/busca.md): ${NOME_REGRAS} Nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.`,
+  description:
+    `nome com 3 ou mais caracteres, com as mesmas regras da busca de empresas (docs/busca.md): ${NOME_REGRAS} ` +
+    'documento: o do sócio como a Receita publica, CPF mascarado (***456789**: três asteriscos, os 6 dígitos do meio, dois asteriscos; ' +
+    'o mesmo miolo pode ser de várias pessoas, e o nome separa) ou CNPJ completo, com ou sem pontuação (as participações de uma empresa em outras); ' +
+    'com ou sem nome, ao menos um dos dois. Nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.',
   price: 0.02,
   query: SocioBuscaQuery,
   response: SocioBuscaResultado,

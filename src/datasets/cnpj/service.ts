@@ -3,8 +3,9 @@ import type { Database } from 'bun:sqlite'
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
+import { filterStats, matchOf, planFilters } from './search-filters'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
 import type { CnpjFiles, Lookup } from './store'
@@ -296,14 +297,8 @@ function pairedMatch(index: Database, frequent: Frequent, words: string[]): stri
   return [...plain, names].join(' AND ')
 }
 
-/**
- * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
- * gives (the same normalization the index was built with), each one matching the indexed words it
- * begins, all of them required (through pair tokens where two or more typed words begin frequent
- * words: pairedMatch). Text with no word at all, or with ignored words only (legal forms and
- * connectors), is a 400: searching without them would match everything.
- */
-export function nameMatch(index: Database, text: string, options: { pairs?: boolean } = {}): string {
+/** The words of a typed name a search requires (at most MAX_WORDS, once each); a 400 when it has none (see nameMatch). */
+function typedWords(text: string): string[] {
   const words = [...new Set(searchWords(text))].slice(0, MAX_WORDS)
   if (!words.length)
     throw new ApiError(
@@ -312,6 +307,29 @@ export function nameMatch(index: Database, text: string, options: { pairs?: bool
         ? "parâmetro de consulta 'nome': só tem palavras que a busca ignora (formas jurídicas como LTDA, ME, EPP, EIRELI, S.A. e conectivos como DE, DA, DO, E); informe ao menos uma palavra do nome"
         : "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números",
     )
+  return words
+}
+
+/**
+ * The name index's rule, on one name in JavaScript: every typed word begins one of the name's words
+ * (a one-character word must be the whole word). The index gives exactly these matches (nameMatch
+ * reads prefixes, the vocabulary and pair words, which change what is read, never what matches);
+ * test/cnpj/search-documento.test.ts compares the two.
+ */
+export function nameMatches(words: string[], name: string): boolean {
+  const indexed = searchWords(name)
+  return words.every((w) => indexed.some((t) => t === w || (w.length > 1 && t.startsWith(w))))
+}
+
+/**
+ * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
+ * gives (the same normalization the index was built with), each one matching the indexed words it
+ * begins, all of them required (through pair tokens where two or more typed words begin frequent
+ * words: pairedMatch). Text with no word at all, or with ignored words only (legal forms and
+ * connectors), is a 400: searching without them would match everything.
+ */
+export function nameMatch(index: Database, text: string, options: { pairs?: boolean } = {}): string {
+  const words = typedWords(text)
   const frequent = options.pairs === false ? null : frequentWords(index)
   const paired = frequent && words.length > 1 ? pairedMatch(index, frequent, words) : null
   return paired ?? words.map((w) => wordMatch(index, w)).join(' AND ')
@@ -327,27 +345,32 @@ function pageOffset(pagina: number, porPagina: number): number {
 
 const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
 
+/** The filters of a company search, as the query names them (BuscaQuery), for messages. */
+const FILTROS = 'nome, uf, municipio, municipio_ibge, cnae, cnae_secundario, cnae_qualquer, natureza_juridica, porte, capital_min, capital_max, simples, mei, abertura_de ou abertura_ate'
+
 export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promise<Out<typeof BuscaResultado>> {
-  const hasFilter = q.nome || q.uf || q.municipio || q.cnae || q.porte || q.abertura_de || q.abertura_ate
-  if (!hasFilter) throw new ApiError('filtro_obrigatorio', 'Informe ao menos um filtro: nome, uf, municipio, cnae, porte, abertura_de ou abertura_ate.')
+  const hasFilter = q.nome || q.uf || q.municipio || q.municipio_ibge || q.cnae || q.cnae_secundario || q.cnae_qualquer || q.natureza_juridica || q.porte ||
+    q.capital_min !== undefined || q.capital_max !== undefined || q.simples !== undefined || q.mei !== undefined || q.abertura_de || q.abertura_ate
+  if (!hasFilter) throw new ApiError('filtro_obrigatorio', `Informe ao menos um filtro além de situacao: ${FILTROS}.`)
   if (q.abertura_de && q.abertura_ate && q.abertura_de > q.abertura_ate) throw new ApiError('parametro_invalido', 'abertura_de é posterior a abertura_ate.')
+  if (q.capital_min !== undefined && q.capital_max !== undefined && q.capital_min > q.capital_max)
+    throw new ApiError('parametro_invalido', 'capital_min é maior que capital_max; informe um intervalo com capital_min ≤ capital_max.')
   const situacaoCodigo = SITUACAO_CODIGO[q.situacao]!
   const offset = pageOffset(q.pagina, q.por_pagina)
+  const empty = () => ({ total: 0, pagina: q.pagina, resultados: [], fonte: fonte(files) })
 
-  // Names and the cnae/município/porte filters are all words of the FTS index.
-  const words: string[] = []
-  if (q.nome) words.push(nameMatch(files.search, q.nome))
-  // The query schema checks each code's shape, so each has its token.
-  if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
-  if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
-  if (q.porte) words.push(`"${filterToken.porte(PORTE_CODIGO[q.porte]!)}"`)
-  // A search by UF or dates alone reads the word every row holds.
-  if (!words.length) words.push(`"${filterToken.qualquer}"`)
-  const extra: string[] = []
-  const params: Record<string, string | number> = { $match: words.join(' AND ') }
-  if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
-  if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
-  const sql = companySearchSql(extra)
+  // Names and the equality filters are words of the FTS index; ranges are buckets of it and checks
+  // of its doc rows (search-filters.ts).
+  const name = q.nome ? nameMatch(files.search, q.nome) : null
+  const plan = planFilters(filterStats(files.search), {
+    cnae: q.cnae, cnae_secundario: q.cnae_secundario, cnae_qualquer: q.cnae_qualquer, municipio: q.municipio,
+    municipiosIbge: q.municipio_ibge ? (files.ibge.tomsPorIbge.get(q.municipio_ibge) ?? []) : undefined,
+    natureza_juridica: q.natureza_juridica, porte: q.porte ? PORTE_CODIGO[q.porte] : undefined, simples: q.simples, mei: q.mei,
+    capital_min: q.capital_min, capital_max: q.capital_max, abertura_de: q.abertura_de, abertura_ate: q.abertura_ate,
+  }, name !== null)
+  if (plan.nada) return empty()
+  const params: Record<string, string | number> = { $match: matchOf(plan, name), ...plan.params }
+  const sql = companySearchSql(plan.checks)
 
   const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
   const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
@@ -410,15 +433,47 @@ function razaoSocial(files: CnpjFiles, root: string): string | null {
   return row ? decodeFicha(row.cnpj, row.dados).razao_social : files.cards.companyWithoutEstablishment(root)
 }
 
+/**
+ * A partner's document with a name: when the document has at most this many rows, they are read in
+ * order and the name is checked on each (nameMatches); above it (the mask ***999999** that every
+ * foreign partner shares, a holding in thousands of companies), the name drives and each of its
+ * rows is checked for the document.
+ */
+const DOCUMENT_ROWS_CHECKED = 5000
+
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
-  const match = nameMatch(files.partnerSearch, q.nome)
+  if (!q.nome && !q.documento) throw new ApiError('filtro_obrigatorio', 'Informe nome (3 ou mais caracteres) ou documento (CPF mascarado ***456789** ou CNPJ do sócio), ou os dois.')
   const offset = pageOffset(q.pagina, q.por_pagina)
-  const count = files.partnerSearch.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
-  const rows = files.partnerSearch.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  const index = files.partnerSearch
+  let total: number
+  let rows: Row[]
+  if (!q.documento) {
+    const match = nameMatch(index, q.nome!)
+    total = (index.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }).n
+    rows = index.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  } else {
+    const key = documentKey(q.documento)
+    const $doc = key ?? 0
+    const count = (index.query(SOCIO_SEARCH.byDocumentCount).get({ $doc, $limit: (q.nome ? DOCUMENT_ROWS_CHECKED : MAX_RESULT_WINDOW) + 1 }) as { n: number }).n
+    if (key === null) (total = 0), (rows = [])
+    else if (!q.nome) {
+      total = count
+      rows = index.query(SOCIO_SEARCH.byDocument).all({ $doc, $limit: q.por_pagina, $offset: offset }) as Row[]
+    } else if (count <= DOCUMENT_ROWS_CHECKED) {
+      const words = typedWords(q.nome)
+      const matching = (index.query(SOCIO_SEARCH.byDocument).all({ $doc, $limit: DOCUMENT_ROWS_CHECKED, $offset: 0 }) as Row[]).filter((r) => nameMatches(words, String(r.nome ?? '')))
+      total = matching.length
+      rows = matching.slice(offset, offset + q.por_pagina)
+    } else {
+      const match = nameMatch(index, q.nome)
+      total = (index.query(SOCIO_SEARCH.countWithDocument).get({ $match: match, $doc }) as { n: number }).n
+      rows = index.query(SOCIO_SEARCH.pageWithDocument).all({ $match: match, $doc, $limit: q.por_pagina, $offset: offset }) as Row[]
+    }
+  }
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
   const names = new Map(roots.map((root) => [root, razaoSocial(files, root)]))
   return {
-    total: capTotal(count.n),
+    total: capTotal(total),
     pagina: q.pagina,
     resultados: rows.map((r) => ({
       nome_socio: s(r.nome),

@@ -6,10 +6,11 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
-import { ibgeCheckDigit } from '../../src/core/ibge'
+import { digitoIbge } from '../../src/core/ibge'
 import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
 import { progress } from '../lib/progress'
 import { seededRandom } from '../lib/random'
+import { SYNTH_MUNICIPIOS } from '../lib/synth-codes'
 import { createZipWriter, writeZip, type ZipWriter } from '../lib/zip-write'
 
 export interface SynthOptions {
@@ -63,14 +64,12 @@ const COMPLEMENTO = ['SALA', 'LOJA', 'APTO', 'GALPAO', 'BLOCO', 'ANDAR', 'CASA',
 const MAIL = ['gmail.com', 'hotmail.com', 'yahoo.com.br', 'outlook.com', 'uol.com.br', 'bol.com.br']
 
 export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
-// The Receita's own 4-digit municipality codes (TOM), spread over 0001-9699 (9707 is EXTERIOR).
-export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + Math.floor((i * 9699) / 5570)).padStart(4, '0'))
 /** The UF prefixes of IBGE codes, for the synthetic TOM ↔ IBGE table. */
 const IBGE_UF = ['11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53']
 /** The IBGE code of the synthetic municipality i (a UF's prefix, a sequence, its check digit): valid for the filters. */
 export const synthIbge = (i: number) => {
   const six = IBGE_UF[i % IBGE_UF.length]! + String(Math.floor(i / IBGE_UF.length)).padStart(4, '0')
-  return six + ibgeCheckDigit(six)
+  return six + digitoIbge(six)
 }
 
 const q = (v: string | number) => `"${v}"`

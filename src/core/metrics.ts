@@ -20,7 +20,7 @@ export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0
 /** The statuses counted by their own label; any other is counted as "outro". */
 const STATUSES = [200, 204, 206, 304, 400, 401, 402, 403, 404, 405, 409, 413, 414, 422, 429, 431, 500, 501, 502, 503, 504] as const
 /** What the payment layer records for a payment presented (gate.ts), plus what it could not classify. */
-export const PAYMENT_RESULTS = ['liquidado', 'recusado', 'nao_cobrado', 'falha_liquidacao', 'liquidacao_indeterminada', 'facilitador_indisponivel'] as const
+export const PAYMENT_RESULTS = ['liquidado', 'recusado', 'nao_cobrado', 'falha_liquidacao', 'liquidacao_indeterminada', 'facilitador_indisponivel', 'repetido'] as const
 export type PaymentResult = (typeof PAYMENT_RESULTS)[number]
 
 /** The label of requests that matched no route (404 rota_inexistente, 405, 414, preflights). */
@@ -161,7 +161,7 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         out.sample('dadosbr_http_request_duration_seconds_sum', { rota: route }, sum(r, OFF_SUM))
         out.sample('dadosbr_http_request_duration_seconds_count', { rota: route }, count)
       })
-      out.help('dadosbr_payments_total', 'counter', 'Pagamentos apresentados em rotas pagas, pelo resultado: liquidado, recusado, nao_cobrado (a rota respondeu 4xx/5xx), falha_liquidacao, liquidacao_indeterminada, facilitador_indisponivel.')
+      out.help('dadosbr_payments_total', 'counter', 'Pagamentos apresentados em rotas pagas, pelo resultado: liquidado, recusado, nao_cobrado (a rota respondeu 4xx/5xx), falha_liquidacao, liquidacao_indeterminada, facilitador_indisponivel, repetido (a resposta guardada de um pagamento já liquidado, reenviado com o mesmo identificador: nada cobrado de novo).')
       out.help('dadosbr_payments_settled_usd_total', 'counter', 'Valor liquidado em USD (USDC), por rota.')
       routes.forEach((route, r) => {
         PAYMENT_RESULTS.forEach((result, k) => {

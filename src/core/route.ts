@@ -29,6 +29,8 @@ export interface RouteDef<P = any, Q = any, R = any> {
    * no challenge is made and nothing can be charged.
    */
   units?: (input: { params: Record<string, string>; query: URLSearchParams }) => number
+  /** The most units one request may hold (with `units`): the price range /openapi.json states. */
+  maxUnits?: number
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
   response: z.ZodType<R>
@@ -42,10 +44,6 @@ export interface RouteDef<P = any, Q = any, R = any> {
    * Path parameters named cnpj default to the registry sample's CNPJ.
    */
   exampleInput?: { params?: Record<string, string>; query?: Record<string, string> }
-  /** A path of the interface whose dataset is not served yet (501); price is what it will cost. */
-  planned?: { price: number | null }
-  /** Accept any query parameter (the planned routes, which answer 501 whatever is asked). */
-  acceptsAnyQuery?: boolean
   /** The answer, or its JSON already written (JsonText, for routes that store it serialized). */
   handler: (input: RouteInput<P, Q>) => R | JsonText | Promise<R | JsonText>
 }

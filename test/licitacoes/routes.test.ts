@@ -164,7 +164,7 @@ describe('/v1/licitacoes/abertas', () => {
 
   test('bad parameters are 400s', async () => {
     for (const [q, msg] of [
-      ['uf=XX', "parâmetro de consulta 'uf': deve ser a sigla de uma UF (duas letras, ex. SP)"],
+      ['uf=XX', "parâmetro de consulta 'uf': deve ser a sigla de uma das 27 UFs (duas letras: AC, AL, AM, AP, BA, CE, DF, ES, GO, MA, MG, MS, MT, PA, PB, PE, PI, PR, RJ, RN, RO, RR, RS, SC, SE, SP, TO)"],
       ['modalidade=14', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
       ['modalidade=abc', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
       ['por_pagina=51', "parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 50"],

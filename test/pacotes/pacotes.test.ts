@@ -55,6 +55,20 @@ describe('/v1/pacotes/amostra: what each pack holds and saves, from the route ta
     for (const p of r.body.pacotes) expect(Math.round(p.partes.reduce((a: number, x: any) => a + price.get(x.rota)!, 0) * 1e6) / 1e6).toBe(p.soma_das_partes)
   })
 
+  test('#29.7: the pack and its sample say the same count and list, the parts the pack answers (14 here: every route the rule takes, docs/decisoes.md)', async () => {
+    const amostra = (await get(app, '/v1/pacotes/amostra')).body
+    const pack = (await get(app, '/v1/pacotes/brasil')).body
+    const answered = Object.entries(pack)
+      .filter(([k]) => k !== 'pacote' && k !== 'indisponiveis')
+      .flatMap(([familia, partes]) => Object.keys(partes as object).map((nome) => `/v1/${familia}/${nome}`))
+    expect(BRASIL).toHaveLength(14)
+    expect(answered.sort()).toEqual([...BRASIL].sort())
+    expect(pack.pacote.partes.map((p: any) => p.rota)).toEqual(BRASIL)
+    expect(amostra.pacotes[0].partes.map((p: any) => p.rota)).toEqual(BRASIL)
+    expect([pack.pacote.quantidade, amostra.pacotes[0].quantidade]).toEqual([14, 14])
+    expect(amostra.aviso).toContain('O pacote /v1/pacotes/brasil traz as 14 rotas pagas sem parâmetros deste servidor numa chamada')
+  })
+
   test('the rule: no path parameter, an empty query accepted, no filter demanded; never packs, chains, free or planned routes', () => {
     const all = DATASETS.flatMap((d) => d.routes)
     const chosen = partesDoBrasil(all).map((x) => x.path)

@@ -48,10 +48,11 @@ describe('402 challenge', () => {
     expect(r.status).toBe(402)
     const required = decodePaymentRequiredHeader(r.headers.get('payment-required')!)
     expect(required.x402Version).toBe(2)
-    expect(required.resource).toEqual({ url: baseUrl + SITUACAO, description: 'Situação cadastral de um CNPJ', mimeType: 'application/json' })
+    expect(required.resource).toEqual({ url: baseUrl + SITUACAO, description: 'Situação cadastral de um CNPJ', mimeType: 'application/json', serviceName: 'dadosbr', tags: ['brasil', 'cnpj', 'company-registry', 'kyb', 'brazil'] })
     expect(required.accepts).toEqual([{ scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: USDC, payTo: chain.payTo, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }])
     const bazaar = (required.extensions as any).bazaar
-    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET', pathParams: { cnpj: { type: 'string' } } })
+    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET', pathParams: { cnpj: '33683111000280' } })
+    expect(bazaar.routeTemplate).toBe('/v1/cnpj/situacao/:cnpj')
     expect(bazaar.info.output.type).toBe('json')
   })
 

@@ -63,8 +63,7 @@ describe('dadosbr mcp', () => {
   test('lists every served route as a tool, with its description, parameters and price', async () => {
     const client = await connect([])
     const { tools } = await client.listTools()
-    const served = ROUTES.filter((r) => !r.planned)
-    expect(tools.map((t) => t.name).sort()).toEqual(served.map((r) => toolName(r.path)).sort())
+    expect(tools.map((t) => t.name).sort()).toEqual(ROUTES.map((r) => toolName(r.path)).sort())
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length)
     const situacao = tools.find((t) => t.name === 'cnpj_situacao')!
     expect(situacao.description).toContain('Situação cadastral de um CNPJ')
@@ -76,8 +75,6 @@ describe('dadosbr mcp', () => {
     expect(Object.keys(busca.inputSchema.properties ?? {})).toContain('nome')
     expect(busca.inputSchema.required ?? []).toEqual([])
     expect(tools.find((t) => t.name === 'ferramentas_cnpj')!.description).toContain('Grátis.')
-    // The interface's paths not served yet (501) are not tools.
-    for (const r of ROUTES.filter((r) => r.planned)) expect(tools.some((t) => t.name === toolName(r.path))).toBe(false)
   }, 30_000)
 
   test('a free tool answers without a payer key; a paid one says its price and charges nothing', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { checkCnpj } from '../../core/documents'
-import { booleanParam, cnpjParam, decimalParam, ibgeParam, pagina, porPagina } from '../../core/validate'
+import { booleanParam, cnpjParam, decimalParam, ibgeMunicipioParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
 const str = z.string().nullable()
@@ -130,9 +130,9 @@ const cnaeCode = (what: string, example: string) => z.string().regex(/^\d{7}$/, 
 export const BuscaQuery = z
   .object({
     nome: z.string().trim().min(2).max(200).optional().describe('palavras da razão social ou do nome fantasia, cada uma como começo de palavra; sem acento, caixa nem largura; formas jurídicas e conectivos ignorados (docs/busca.md)'),
-    uf: z.string().regex(/^[A-Za-z]{2}$/, 'duas letras').transform((s) => s.toUpperCase()).optional(),
+    uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
     municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional().describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge'),
-    municipio_ibge: ibgeParam.optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita'),
+    municipio_ibge: ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita'),
     cnae: cnaeCode('atividade principal', '4771701').optional(),
     cnae_secundario: cnaeCode('uma das atividades secundárias', '4721103').optional(),
     cnae_qualquer: cnaeCode('a atividade principal ou uma das secundárias', '5611201').optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FonteFeed } from '../../core/feeds/model'
-import { cnpjParam, pagina, porPagina } from '../../core/validate'
+import { cnpjParam, pagina, porPagina, ufParam } from '../../core/validate'
 import { MODALIDADES } from './pncp'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
@@ -52,16 +52,10 @@ export const FornecedorAmostra = Fornecedor.extend({ amostra: z.literal(true) })
 
 export const CnpjPath = z.object({ cnpj: cnpjParam })
 
-export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO'] as const
-
 const MODALIDADE_MESSAGE = `deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)`
 
 export const AbertasQuery = z.object({
-  uf: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(UFS, { message: 'deve ser a sigla de uma UF (duas letras, ex. SP)' }))
-    .optional(),
+  uf: ufParam.optional(),
   modalidade: z
     .string()
     .regex(/^\d{1,2}$/, MODALIDADE_MESSAGE)

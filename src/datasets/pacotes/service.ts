@@ -86,11 +86,13 @@ export async function brasil(ctx: AppContext, request: Request, baseUrl: string,
 
 export function amostra(ctx: AppContext) {
   const pacotes = catalogo(ctx)
+  // The count said in words is the one /v1/pacotes/brasil answers: both come from partesDoBrasil over the same table.
+  const brasil = pacotes.find((p) => p.rota === ROTA_BRASIL)
   return {
     amostra: true as const,
     aviso:
       'Grátis: o que cada pacote contém e quanto economiza contra a soma dos preços das partes, calculado da tabela de rotas deste servidor. ' +
-      `O pacote ${ROTA_BRASIL} traz todas as rotas pagas sem parâmetros numa chamada, cada parte com a sua fonte; as outras são os pacotes de uma base.`,
+      `O pacote ${ROTA_BRASIL} traz as ${brasil?.quantidade ?? 0} rotas pagas sem parâmetros deste servidor numa chamada, cada parte com a sua fonte; as outras são os pacotes de uma base.`,
     criterio_brasil: CRITERIO_BRASIL,
     pacotes,
   }

@@ -126,9 +126,10 @@ describe('combined with each other, with uf and with the name', () => {
 describe('bad input: the documented 400, naming the rule', () => {
   test('each filter', async () => {
     const q = (s: string) => error(`/v1/cnpj/busca?${s}`)
-    expect(await q('municipio_ibge=3550309')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': código IBGE de município inválido: o dígito verificador (o 7º) não confere (ex. 3550308, São Paulo)"])
-    expect(await q('municipio_ibge=9950308')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': código IBGE de município inválido: os dois primeiros dígitos não são o código de uma UF (ex. 3550308, São Paulo)"])
-    expect(await q('municipio_ibge=355030')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': código IBGE de município inválido: use os 7 dígitos do código IBGE do município (ex. 3550308, São Paulo)"])
+    // The rule's messages are those of every route that takes an IBGE code (src/core/validate.ts ibgeMunicipioParam).
+    expect(await q('municipio_ibge=3550309')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': código IBGE com dígito verificador inválido (o 7º dígito não confere com os seis primeiros): confira o código (ex. 1500602, Altamira/PA)"])
+    expect(await q('municipio_ibge=9950304')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': código IBGE que não começa pelo código de uma UF (99; as UFs vão de 11, RO, a 53, DF): confira o código (ex. 1500602, Altamira/PA)"])
+    expect(await q('municipio_ibge=355030')).toEqual([400, 'parametro_invalido', "parâmetro de consulta 'municipio_ibge': use o código IBGE do município, 7 dígitos (ex. 1500602, Altamira/PA)"])
     expect(await q('capital_min=2000&capital_max=1000')).toEqual([400, 'parametro_invalido', 'capital_min é maior que capital_max; informe um intervalo com capital_min ≤ capital_max.'])
     const capital = "deve ser um número de 0 a 10000000000000, com até duas casas decimais depois de um ponto (ex. 1000000)"
     for (const bad of ['1,5', '-1', '1e6', '1.555', 'abc', '20000000000000']) expect(await q(`capital_min=${bad}`)).toEqual([400, 'parametro_invalido', `parâmetro de consulta 'capital_min': ${capital}`])

@@ -6,7 +6,7 @@ import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
-import { downloadMunicipiosTable, municipiosTableIn, MunicipiosTableError } from './municipios'
+import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
 import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
 
 /** The bundled sample: real files in the published format, of the month they were taken from. */
@@ -36,20 +36,13 @@ export function coresFlag(value: unknown): number | undefined {
 
 /**
  * The Receita's municipality table (TOM ↔ IBGE) for a build from `dir`: the one in it, else
- * downloaded into `downloads` (a small file, asked again only when it changed).
+ * downloaded into `downloads` (a small file, asked again only when it changed). Asked by the
+ * build once it has checked its options and the zips.
  */
-async function municipiosTable(ctx: IngestContext, dir: string, downloads: string): Promise<string> {
-  const inDir = municipiosTableIn(dir)
-  if (inDir) return inDir
-  try {
-    return await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log })
-  } catch (err) {
-    if (err instanceof MunicipiosTableError) throw new UsageError(err.message)
-    throw err
-  }
-}
+const municipiosTable = (ctx: IngestContext, dir: string, downloads: string) => async (): Promise<string> =>
+  municipiosTableIn(dir) ?? (await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log }))
 
-async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: string): Promise<string> {
+async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: () => Promise<string>): Promise<string> {
   const { flags } = ctx
   const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
   if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
@@ -93,7 +86,7 @@ export const cnpjIngest: IngestDataset = {
     const source = fromDir && month
       ? { dir: fromDir, month }
       : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet: ctx.quiet, log: ctx.log })
-    const municipiosCsv = await municipiosTable(ctx, source.dir, fromDir ? (downloads ?? join(dataDir, 'downloads', 'cnpj')) : source.dir)
+    const municipiosCsv = municipiosTable(ctx, source.dir, fromDir ? (downloads ?? join(dataDir, 'downloads', 'cnpj')) : source.dir)
     return build(ctx, source, Boolean(flags['--parcial']), municipiosCsv)
   },
   async sample(ctx, onlyIfNeeded) {

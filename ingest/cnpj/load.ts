@@ -63,8 +63,11 @@ export interface BuildOptions {
   dataDir: string
   /** Build with some of the 37 zips missing (bundled sample, tests). */
   allowPartial?: boolean
-  /** The Receita's municipios.csv (TOM ↔ IBGE); default: the one in sourceDir. */
-  municipiosCsv?: string
+  /**
+   * The Receita's municipios.csv (TOM ↔ IBGE), or how to get it (the command downloads it when the
+   * folder lacks it; asked only once the options and the zips are checked); default: the one in sourceDir.
+   */
+  municipiosCsv?: string | (() => Promise<string>)
   /** Malformed rows tolerated before the build fails. */
   maxRejects?: number
   memoryLimit?: string
@@ -270,11 +273,12 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const plan = buildPlan(options.cores ?? machineCores(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
   // The municipality bridge is read and checked before the long load: a wrong file fails first.
-  const municipiosPath = options.municipiosCsv ?? municipiosTableIn(options.sourceDir)
-  if (!municipiosPath) throw new BuildError(`falta a tabela de municípios da Receita (municipios.csv, TOM ↔ IBGE) em ${options.sourceDir}; sem --from, o ingest a baixa`)
-  const municipios = await readMunicipiosTable(municipiosPath).catch((err) => {
+  const asBuildError = (err: unknown) => {
     throw err instanceof MunicipiosTableError ? new BuildError(err.message) : err
-  })
+  }
+  const municipiosPath = typeof options.municipiosCsv === 'function' ? await options.municipiosCsv().catch(asBuildError) : (options.municipiosCsv ?? municipiosTableIn(options.sourceDir))
+  if (!municipiosPath) throw new BuildError(`falta a tabela de municípios da Receita (municipios.csv, TOM ↔ IBGE) em ${options.sourceDir}; sem --from, o ingest a baixa`)
+  const municipios = await readMunicipiosTable(municipiosPath).catch(asBuildError)
   lap('verificacao')
   return buildSnapshot<Manifest>({
     dataDir: options.dataDir,

@@ -58,7 +58,7 @@ describe('new card fields, from the sample', () => {
 })
 
 describe('the same value for the same field on every route', () => {
-  test('card, completo, filiais, amostra, enriquecer and search agree', async () => {
+  test('card, completo, filiais, amostra, enriquecer, lote and search agree', async () => {
     const cnpj = '44555666000262'
     const one = await card(cnpj)
     const completo = (await get(app, `/v1/cnpj/empresa/${cnpj}/completo`)).body
@@ -73,6 +73,8 @@ describe('the same value for the same field on every route', () => {
       cnpj, razao_social: one.razao_social, nome_fantasia: one.nome_fantasia, uf: one.endereco.uf, municipio: one.endereco.municipio,
       codigo_municipio_ibge: one.endereco.codigo_municipio_ibge, cnae_principal: one.cnae_principal.codigo, situacao: one.situacao_cadastral.descricao,
     })
+    const bulk = (await get(app, `/v1/cnpj/lote?cnpjs=${cnpj}`)).body
+    expect(bulk.itens[0].resultado).toEqual(one)
     const { socios: _s, total_socios: _t, filiais: _f, total_filiais: _tf, amostra, ...sampleCard } = (await get(app, '/v1/cnpj/amostra')).body
     expect(sampleCard).toEqual(await card('33683111000280'))
   })

@@ -443,7 +443,7 @@ describe('download from the share', () => {
     }
     rmSync(join(data, 'downloads'), { recursive: true })
     const failed = await cli('http://127.0.0.1:9/municipios.csv')
-    expect(failed.code).toBe(2)
+    expect(failed.code).toBe(1)
     expect(failed.err).toContain('a tabela de municípios da Receita (TOM ↔ IBGE) não veio de http://127.0.0.1:9/municipios.csv')
     expect(failed.err).toContain('ponha o municipios.csv na pasta --from')
   }, 60_000) // builds the fixtures twice

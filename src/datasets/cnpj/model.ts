@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { checkCnpj } from '../../core/documents'
+import { loteDe } from '../../core/lote'
 import { booleanParam, cnpjParam, decimalParam, ibgeMunicipioParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
@@ -182,3 +183,6 @@ export const SocioBuscaQuery = z.object({
   pagina,
   por_pagina: porPagina,
 })
+
+export const Lote = loteDe(Empresa, 'o CNPJ consta do cadastro (resultado é o cartão de /v1/cnpj/empresa/{cnpj})', Fonte)
+

@@ -3,7 +3,8 @@ import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
-import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Lote, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import { CNPJS_DESCRICAO, lerListaDeCnpjs, LoteQuery, MAX_CNPJS_POR_LOTE, unidadesDoLote } from '../../core/lote'
 import * as service from './service'
 import type { CnpjFiles, CnpjStore } from './store'
 // Embedded in the executable by `bun build --compile` (a plain JSON import).
@@ -68,6 +69,25 @@ export const completo = defineRoute({
   response: EmpresaCompleta,
   errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
   handler: ({ params, ctx }) => use(ctx, (files) => service.completo(files, params.cnpj)),
+})
+
+export const lote = defineRoute({
+  path: '/v1/cnpj/lote',
+  dataset: 'cnpj',
+  summary: 'Cartões de até 100 CNPJs numa chamada, cobrados por CNPJ',
+  description:
+    `cnpjs: ${CNPJS_DESCRICAO}. Cada item traz cnpj, encontrado e o cartão de /v1/cnpj/empresa/{cnpj} (resultado) ou o erro que essa rota daria ` +
+    '(erro: cnpj_invalido, nao_encontrado), na ordem dada. O preço é o de /v1/cnpj/empresa por CNPJ válido e distinto (o 402 deste endereço diz o total); ' +
+    'um CNPJ válido que não consta também conta. Lista vazia, mais de 100 itens, outro separador que não a vírgula ou nenhum CNPJ válido: 400, sem cobrança; ' +
+    'nenhum dos válidos na base: 404, sem cobrança. Sem servidor: dadosbr consultar cnpj --arquivo lista.txt.',
+  price: 0.005,
+  units: unidadesDoLote,
+  maxUnits: MAX_CNPJS_POR_LOTE,
+  query: LoteQuery,
+  response: Lote,
+  errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  exampleInput: { query: { cnpjs: '33683111000280,12.ABC.345/01DE-35,11222333000181,33683111000107,123' } },
+  handler: ({ query, ctx }) => use(ctx, async (files) => service.lote(files, lerListaDeCnpjs(query.cnpjs ?? ''))),
 })
 
 export const busca = defineRoute({

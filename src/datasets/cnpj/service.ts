@@ -6,6 +6,8 @@ import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
 import { filterStats, matchOf, planFilters } from './search-filters'
+import type { Lote as LoteResposta } from './model'
+import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
 import type { CnpjFiles, Lookup } from './store'
@@ -97,6 +99,26 @@ export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeo
   const f = ficha(files, cnpj)
   if (!f) throw notFound(files, cnpj)
   return card(files, f)
+}
+
+/**
+ * /v1/cnpj/lote: each CNPJ's card as /v1/cnpj/empresa/{cnpj} gives it, or the error it gives (not
+ * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts). A list whose valid
+ * CNPJs are all missing from the month is a 404, as the single route's answer without data (nothing
+ * is charged).
+ */
+export function lote(files: CnpjFiles, lista: Lote): Out<typeof LoteResposta> {
+  let encontrados = 0
+  const itens = lista.itens.map((item) => {
+    if (item.cnpj === null) return { cnpj: item.entrada, encontrado: false, erro: item.erro }
+    const f = ficha(files, item.cnpj)
+    if (!f) return { cnpj: item.cnpj, encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, item.cnpj).message } }
+    encontrados++
+    return { cnpj: item.cnpj, encontrado: true, resultado: card(files, f) }
+  })
+  if (!encontrados)
+    throw new ApiError('nao_encontrado', `${lista.validos.length === 1 ? 'O CNPJ válido da lista não consta' : `Nenhum dos ${lista.validos.length} CNPJs válidos da lista consta`} na base de ${files.referencia}; nada foi cobrado.`)
+  return { total: itens.length, validos: lista.validos.length, encontrados, itens, fonte: fonte(files) }
 }
 
 /** The SPEC's Empresa from one card, with the fields added since (docs/cnpj.md, "O cartão"). */

@@ -416,6 +416,7 @@ describe('download from the share', () => {
       port: 0,
       hostname: '127.0.0.1',
       fetch(req) {
+        if (new URL(req.url).pathname === '/sumiu.csv') return new Response('não há', { status: 404 })
         asked.push(req.headers.get('if-modified-since') ? 'condicional' : 'inteiro')
         if (req.headers.get('if-modified-since')) return new Response(null, { status: 304 })
         return new Response(table, { headers: { 'last-modified': 'Tue, 03 Mar 2026 10:00:00 GMT' } })
@@ -438,15 +439,16 @@ describe('download from the share', () => {
       await Bun.sleep(1100) // build folders are named to the second
       expect((await cli(url)).code).toBe(0)
       expect(asked).toEqual(['inteiro', 'condicional'])
+      rmSync(join(data, 'downloads'), { recursive: true })
+      const gone = `http://127.0.0.1:${server.port}/sumiu.csv`
+      const failed = await cli(gone)
+      expect(failed.code).toBe(1)
+      expect(failed.err).toContain(`a tabela de municípios da Receita (TOM ↔ IBGE) não veio de ${gone}`)
+      expect(failed.err).toContain('ponha o municipios.csv na pasta --from')
     } finally {
       server.stop(true)
     }
-    rmSync(join(data, 'downloads'), { recursive: true })
-    const failed = await cli('http://127.0.0.1:9/municipios.csv')
-    expect(failed.code).toBe(1)
-    expect(failed.err).toContain('a tabela de municípios da Receita (TOM ↔ IBGE) não veio de http://127.0.0.1:9/municipios.csv')
-    expect(failed.err).toContain('ponha o municipios.csv na pasta --from')
-  }, 60_000) // builds the fixtures twice
+  }, 120_000) // builds the fixtures twice
 
   test('a wrong token fails with a line that says what to check', async () => {
     const s = share(FIXTURES, '2026-08')

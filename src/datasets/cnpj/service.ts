@@ -95,6 +95,12 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
   }
 }
 
+/** One CNPJ's card as /v1/cnpj/empresa/{cnpj} answers it, or null when the month lacks it (dadosbr consultar). */
+export function cartao(files: CnpjFiles, cnpj: string): Out<typeof Empresa> | null {
+  const f = ficha(files, cnpj)
+  return f ? card(files, f) : null
+}
+
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
   const f = ficha(files, cnpj)
   if (!f) throw notFound(files, cnpj)

@@ -4,7 +4,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import type { PartitionedTable } from './partitions'
-import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
+import { CardCodec, FICHA_CODEC, MAX_CODES, wordsOf } from '../../src/datasets/cnpj/card-codec'
+import { releaseResults } from '../lib/release-results'
+import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, DICTIONARY_TABLE, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
 /**
  * SQL of each card field (FICHA order). The establishment's own fields, up to ESTABLISHMENT_FIELDS,
@@ -90,6 +92,47 @@ export function cardQueries(from: Record<PartitionedTable, string>) {
   }
 }
 
+/** Cards read to choose the dictionary (the first root partitions, a uniform cut of the registry; all of them below this). */
+const DICTIONARY_SAMPLE_CARDS = 2_000_000
+/** A word enters the dictionary when the sample holds it this many times at least. */
+const DICTIONARY_MIN_COUNT = 3
+
+/**
+ * The words of the card store's dictionary (card-codec.ts), most frequent first: counted over the
+ * cards of the first partitions (the queries `estabelecimentos(p)` give), in the fields the codec
+ * codes by word, and kept when a code saves bytes (count × (bytes − 2) > 0), at most MAX_CODES.
+ * Ties in word order, so the same dump gives the same dictionary.
+ */
+export async function chooseDictionary(conn: DuckDBConnection, estabelecimentos: (partition: number) => string): Promise<string[]> {
+  const counts = new Map<string, number>()
+  const wordFields = FICHA.map((f, i) => [i, FICHA_CODEC[f]] as const).filter(([, c]) => c === 'palavras' || c === 'lista' || c === 'email')
+  let sampled = 0
+  for (let p = 0; p < PARTITIONS && sampled < DICTIONARY_SAMPLE_CARDS; p++) {
+    const result = await conn.stream(estabelecimentos(p))
+    for (;;) {
+      const chunk = await result.fetchChunk()
+      if (!chunk || chunk.rowCount === 0) break
+      const batches = chunk.getColumnVector(0)
+      for (let i = 0; i < chunk.rowCount; i++)
+        for (const line of (batches.getItem(i) as string).split(PARTNER_SEPARATOR)) {
+          sampled++
+          const fields = line.slice(line.indexOf(CARD_SEPARATOR) + 1).split(CARD_SEPARATOR)
+          for (const [at, codec] of wordFields) {
+            const v = fields[at]
+            if (v) for (const w of wordsOf(codec, v)) if (w.length > 1) counts.set(w, (counts.get(w) ?? 0) + 1)
+          }
+        }
+    }
+    releaseResults()
+  }
+  const bytes = (w: string) => Buffer.byteLength(w, 'utf8')
+  return [...counts]
+    .filter(([w, n]) => n >= DICTIONARY_MIN_COUNT && bytes(w) > 2)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, MAX_CODES)
+    .map(([w]) => w)
+}
+
 export interface CardStore {
   /**
    * Streams one of cardQueries' queries into its table of partition p; returns rows written. A
@@ -97,17 +140,29 @@ export interface CardStore {
    * root are joined into one by PARTNER_SEPARATOR.
    */
   write(conn: DuckDBConnection, table: (typeof CARD_TABLES)[number], partition: number, query: string): Promise<number>
+  /** Stores the dictionary (card-codec.ts) the establishment cards are written with: before the first of them. */
+  useDictionary(words: string[]): void
   close(): void
 }
 
 export function createCardStore(path: string): CardStore {
   const db = new Database(path, { create: true })
+  let codec = new CardCodec([])
   // Built once into a temporary directory and never updated: the journal in memory, no fsync per
   // commit. (journal_mode = OFF is refused by bun's SQLite: it stays 'delete'.)
   db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
   for (let p = 0; p < PARTITIONS; p++)
     for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave INTEGER PRIMARY KEY, dados TEXT NOT NULL)`)
+  db.exec(`CREATE TABLE ${DICTIONARY_TABLE} (codigo INTEGER PRIMARY KEY, palavra TEXT NOT NULL)`)
   return {
+    useDictionary(words) {
+      db.exec('BEGIN')
+      const insert = db.prepare(`INSERT INTO ${DICTIONARY_TABLE} VALUES (?, ?)`)
+      words.forEach((w, i) => insert.run(i, w))
+      insert.finalize()
+      db.exec('COMMIT')
+      codec = new CardCodec(words)
+    },
     async write(conn, table, partition, query) {
       const insert = db.prepare(`INSERT OR IGNORE INTO ${cardTable(table, partition)} (chave, dados) VALUES (?, ?)`)
       // A CNPJ or root with characters outside [0-9A-Z] gets no key, so no card: no request can name it.
@@ -130,7 +185,7 @@ export function createCardStore(path: string): CardStore {
               const k = line.slice(0, cut)
               const dados = line.slice(cut + 1)
               if (table === 'estabelecimentos') {
-                if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), dados).changes
+                if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), codec.encode(dados)).changes
               } else if (table === 'empresas_sem_estab') putRoot(k, dados)
               else if (k === key) value += PARTNER_SEPARATOR + dados
               else {

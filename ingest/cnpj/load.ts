@@ -9,7 +9,7 @@ import { basename, join } from 'node:path'
 import type { SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
-import { cardQueries, createCardStore, type CardStore } from './card-store'
+import { cardQueries, chooseDictionary, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
@@ -237,14 +237,16 @@ async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardSt
   let indexesDone = false
   let raised = false
   void indexes.done.then(() => { indexesDone = true }, () => {})
+  const queries = (p: number) => cardQueries(Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>)
+  // The words the cards are coded with, from the first partitions' cards (card-codec.ts).
+  cards.useDictionary(await chooseDictionary(conn, (p) => queries(p).estabelecimentos))
   for (const table of CARD_TABLES)
     for (let p = 0; p < PARTITIONS; p++) {
       if (indexesDone && !raised) {
         await conn.run(`SET threads = ${indexes.coresWhenDone}`)
         raised = true
       }
-      const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>
-      const n = await cards.write(conn, table, p, cardQueries(from)[table])
+      const n = await cards.write(conn, table, p, queries(p)[table])
       if (table === 'estabelecimentos') written += n
       releaseResults()
     }

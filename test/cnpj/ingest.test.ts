@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os'
 import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, CARDS_FILE, cardTable, FICHA, FORMAT, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import { TABLES } from '../../ingest/cnpj/parse'
+import { CardCodec } from '../../src/datasets/cnpj/card-codec'
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
@@ -82,11 +83,16 @@ describe('build from a directory', () => {
       Array.from({ length: PARTITIONS }, (_, p) => (cards.query(`SELECT count(*) AS n FROM ${cardTable(table, p)}`).get() as { n: number }).n).reduce((a, b) => a + b)
     try {
       const tables = cards.query("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }
-      expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length)
+      // Three tables per partition, and the dictionary the cards are coded with.
+      expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length + 1)
       // Every establishment once; partners grouped by company; the one company with no establishment.
       expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([11, 7, 1])
       const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = ?`).get(cardKey('33683111000280')) as { dados: string }
-      const values = row.dados.split(CARD_SEPARATOR)
+      // Stored coded (card-codec.ts), with the month's dictionary: the words of the sample's cards.
+      const dictionary = (cards.query('SELECT palavra FROM dicionario ORDER BY codigo').values() as [string][]).map(([w]) => w)
+      expect(dictionary).toEqual(expect.arrayContaining(['FARMA', 'NACIONAL', 'CENTRO', '4771701', '7107']))
+      expect(row.dados).not.toContain('1967-06-30')
+      const values = new CardCodec(dictionary).decode(row.dados).split(CARD_SEPARATOR)
       expect(values).toHaveLength(FICHA.length)
       expect(Object.fromEntries(values.map((v, i) => [FICHA[i], v]))).toMatchObject({
         dv: '80', matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',

@@ -231,6 +231,8 @@ export const partitionSql = (column: string) =>
  * 920 MB and a lookup walked 4-5 pages; a rowid table's interior cells are a key and a pointer.
  */
 export const CARD_TABLES = ['estabelecimentos', 'socios', 'empresas_sem_estab'] as const
+/** The words the establishment cards are coded with (card-codec.ts): codigo (rank), palavra. */
+export const DICTIONARY_TABLE = 'dicionario'
 export const CARD_SEPARATOR = '\u001f'
 export const PARTNER_SEPARATOR = '\u001e'
 

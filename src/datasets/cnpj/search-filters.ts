@@ -2,8 +2,8 @@
 // filters, checks on its doc table (docs/busca.md, "Filtros"). Equality filters (activity, city,
 // legal nature, size, Simples/MEI) are words of the index (filterToken in layout.ts) and always go
 // into the expression. A range (capital, opening date) is the OR of the buckets or years it
-// covers, plus an exact check of the doc row where a bucket lies partly outside it; or, when the
-// expression already has a more selective word, only that check, on the rows the expression reads.
+// covers, plus an exact check of the doc row where a bucket lies partly outside it; or, when it
+// holds most rows, only that check, on the rows the rest of the expression reads.
 import type { Database } from 'bun:sqlite'
 import { capitalBucket, capitalBucketFloor, CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, openingYearSlot } from './layout'
 
@@ -71,8 +71,12 @@ interface Range {
   edges: string[]
 }
 
-/** A range's words read as the OR of their doclists; above this many, checking the doc rows of a more selective expression costs less (measured: docs/busca.md). */
-const MAX_RANGE_WORDS = 16
+/**
+ * A range goes into the expression as the OR of its words unless it holds half the rows or more
+ * (reading `qualquer` and checking each doc row then reads at most twice what matches) or its OR
+ * would be wider than this (each AND step seeks every child of the OR). Measured in docs/busca.md.
+ */
+const MAX_RANGE_WORDS = 32
 
 function capitalRange(stats: FilterStats, min: number | undefined, max: number | undefined): Range {
   const b1 = min === undefined ? 0 : capitalBucket(min.toFixed(2))!
@@ -88,11 +92,12 @@ function capitalRange(stats: FilterStats, min: number | undefined, max: number |
   const edges: string[] = []
   if (min !== undefined) {
     exact.push('d.capital >= $capital_min')
-    if (min > capitalBucketFloor(b1)) edges.push('d.capital >= $capital_min')
+    if (Math.round(min * 100) > Math.round(capitalBucketFloor(b1) * 100)) edges.push('d.capital >= $capital_min')
   }
   if (max !== undefined) {
     exact.push('d.capital <= $capital_max')
-    if (b2 < CAPITAL_BUCKETS - 1 && max < capitalBucketFloor(b2 + 1) - 0.005) edges.push('d.capital <= $capital_max')
+    // In cents: the bucket holds up to its next floor minus one cent.
+    if (b2 < CAPITAL_BUCKETS - 1 && Math.round(max * 100) + 1 < Math.round(capitalBucketFloor(b2 + 1) * 100)) edges.push('d.capital <= $capital_max')
   }
   return { tokens, rows, exact, edges }
 }
@@ -126,18 +131,10 @@ function openingRange(stats: FilterStats, de: string | undefined, ate: string | 
   return { tokens, rows, exact, edges }
 }
 
-/**
- * The plan of a search's filters. `named`: the search has a name too (its words are in the
- * expression, how many rows they match is not known here: a name is taken as selective).
- */
-export function planFilters(stats: FilterStats, f: SearchFilters, named: boolean): FilterPlan {
+/** The plan of a search's filters (the name's words, if any, are ANDed with them by matchOf). */
+export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
   const plan: FilterPlan = { words: [], without: [], checks: [], params: {}, nada: false }
-  /** Rows of the most selective word of the expression so far (Infinity: none known). */
-  let fewest = named ? 0 : Infinity
-  const word = (expression: string, tokens: string[]) => {
-    plan.words.push(expression)
-    fewest = Math.min(fewest, tokens.reduce((n, t) => n + (stats.rows.get(t) ?? 0), 0))
-  }
+  const word = (expression: string) => plan.words.push(expression)
   const cnae = (code: string, token: (slot: number) => string): string[] => {
     const slot = stats.cnaeSlot.get(code)
     if (slot === undefined) return []
@@ -146,7 +143,7 @@ export function planFilters(stats: FilterStats, f: SearchFilters, named: boolean
   const require = (tokens: (string | null)[]) => {
     const present = tokens.filter((t): t is string => t !== null && stats.rows.has(t))
     if (!present.length) plan.nada = true
-    else word(anyOf(present.map(quoted)), present)
+    else word(anyOf(present.map(quoted)))
   }
   if (f.cnae) require(cnae(f.cnae, filterToken.cnae))
   if (f.cnae_secundario) require(cnae(f.cnae_secundario, filterToken.cnaeSecundario))
@@ -172,16 +169,13 @@ export function planFilters(stats: FilterStats, f: SearchFilters, named: boolean
     if (f.abertura_de) plan.params.$de = yyyymmdd(f.abertura_de)
     if (f.abertura_ate) plan.params.$ate = yyyymmdd(f.abertura_ate)
   }
-  // The most selective range first: it may go into the expression, where the others are checked.
-  for (const r of ranges.sort((a, b) => a.rows - b.rows)) {
+  for (const r of ranges) {
     if (!r.tokens.length) {
       plan.nada = true
       return plan
     }
-    // Into the expression when it is the most selective word so far and its OR stays narrow; a
-    // range that holds most rows reads `qualquer` with the exact check instead (below) when alone.
-    if (r.rows < fewest && r.tokens.length <= MAX_RANGE_WORDS && r.rows < stats.total / 2) {
-      word(anyOf(r.tokens.map(quoted)), r.tokens)
+    if (r.tokens.length <= MAX_RANGE_WORDS && r.rows < stats.total / 2) {
+      word(anyOf(r.tokens.map(quoted)))
       plan.checks.push(...r.edges)
     } else plan.checks.push(...r.exact)
   }

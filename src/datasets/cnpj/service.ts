@@ -395,7 +395,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
     municipiosIbge: q.municipio_ibge ? (files.ibge.tomsPorIbge.get(q.municipio_ibge) ?? []) : undefined,
     natureza_juridica: q.natureza_juridica, porte: q.porte ? PORTE_CODIGO[q.porte] : undefined, simples: q.simples, mei: q.mei,
     capital_min: q.capital_min, capital_max: q.capital_max, abertura_de: q.abertura_de, abertura_ate: q.abertura_ate,
-  }, name !== null)
+  })
   if (plan.nada) return empty()
   const params: Record<string, string | number> = { $match: matchOf(plan, name), ...plan.params }
   const sql = companySearchSql(plan.checks)

@@ -52,7 +52,7 @@ export function lerLote(query: URLSearchParams): Lote {
 export function lerListaDeCnpjs(raw: string): Lote {
   if (OTHER_SEPARATOR.test(raw)) throw bad('separe os CNPJs por vírgula (ex. cnpjs=33683111000280,33.683.111/0002-80); ponto e vírgula, barra vertical, tabulação e quebra de linha não separam')
   const given = raw.split(',').map((s) => s.trim()).filter(Boolean)
-  if (!given.length) throw bad(`informe de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula (ex. cnpjs=33683111000280,33.683.111/0002-80)`)
+  if (!given.length) throw bad(LISTA_VAZIA)
   if (given.length > MAX_CNPJS_POR_LOTE) throw bad(`no máximo ${MAX_CNPJS_POR_LOTE} CNPJs por pedido (vieram ${given.length}); divida a lista em pedidos de até ${MAX_CNPJS_POR_LOTE}`)
   const itens: ItemDoLote[] = []
   const validos: string[] = []
@@ -77,9 +77,11 @@ export const unidadesDoLote = (input: { query: URLSearchParams }) => lerLote(inp
 /** The query parameter as the OpenAPI document describes it (the route's zod schema reads it as text; lerLote checks it). */
 export const CNPJS_DESCRICAO = `de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula, com ou sem pontuação; repetidos contam uma vez; cada inválido volta com o seu erro e não é cobrado`
 
-/** The query of a bulk route: `cnpjs` as text (lerListaDeCnpjs reads it; missing is its 400 too). */
+const LISTA_VAZIA = `informe de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula (ex. cnpjs=33683111000280,33.683.111/0002-80)`
+
+/** The query of a bulk route: `cnpjs` as text, required (lerListaDeCnpjs reads it, with the same message when it is empty). */
 export const LoteQuery = z.object({
-  cnpjs: z.string().max(4000).optional().describe(CNPJS_DESCRICAO).meta({ example: '33683111000280,12.ABC.345/01DE-35,11222333000181' }),
+  cnpjs: z.string({ error: LISTA_VAZIA }).max(4000).describe(CNPJS_DESCRICAO).meta({ example: '33683111000280,12.ABC.345/01DE-35,11222333000181' }),
 })
 
 /** An error of one item of a bulk answer: the code and message its single route gives. */

@@ -44,6 +44,8 @@ describe('/v1/cnpj/lote', () => {
   test('bad lists: the documented 400', async () => {
     const codes = async (path: string) => { const r = await get(app, path); return [r.status, r.body.erro.codigo] }
     expect(await codes('/v1/cnpj/lote')).toEqual([400, 'parametro_invalido'])
+    // Missing or empty: the same message (the price reads the list with the same rule).
+    expect((await get(app, '/v1/cnpj/lote')).body.erro.mensagem).toBe((await get(app, '/v1/cnpj/lote?cnpjs=,')).body.erro.mensagem)
     expect(await codes('/v1/cnpj/lote?cnpjs=')).toEqual([400, 'parametro_invalido'])
     expect(await codes('/v1/cnpj/lote?cnpjs=33683111000280;12ABC34501DE35')).toEqual([400, 'parametro_invalido'])
     expect(await codes(`/v1/cnpj/lote?cnpjs=${Array(101).fill('33683111000280').join(',')}`)).toEqual([400, 'parametro_invalido'])

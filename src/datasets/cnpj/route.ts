@@ -87,7 +87,7 @@ export const lote = defineRoute({
   response: Lote,
   errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
   exampleInput: { query: { cnpjs: '33683111000280,12.ABC.345/01DE-35,11222333000181,33683111000107,123' } },
-  handler: ({ query, ctx }) => use(ctx, async (files) => service.lote(files, lerListaDeCnpjs(query.cnpjs ?? ''))),
+  handler: ({ query, ctx }) => use(ctx, async (files) => service.lote(files, lerListaDeCnpjs(query.cnpjs))),
 })
 
 export const busca = defineRoute({
@@ -123,7 +123,7 @@ export const socioBusca = defineRoute({
   price: 0.02,
   query: SocioBuscaQuery,
   response: SocioBuscaResultado,
-  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  errors: ['parametro_invalido', 'filtro_obrigatorio', 'dados_indisponiveis'],
   exampleInput: { query: { nome: 'wilson' } },
   handler: ({ query, ctx }) => use(ctx, (files) => service.socioBusca(files, query)),
 })

@@ -57,7 +57,7 @@ export const lote = defineRoute({
   response: TriagemLote,
   errors: ['parametro_invalido', 'dados_indisponiveis'],
   exampleInput: { query: { cnpjs: `${AMOSTRA_CNPJ},33683111000280,00.638.595/0001-05,123` } },
-  handler: ({ query, ctx }) => consultarLoteJson(ctx, lerListaDeCnpjs(query.cnpjs ?? '')),
+  handler: ({ query, ctx }) => consultarLoteJson(ctx, lerListaDeCnpjs(query.cnpjs)),
 })
 
 const amostraCopia = AMOSTRA_COPIA as z.output<typeof TriagemAmostra>

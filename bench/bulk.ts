@@ -45,7 +45,7 @@ const take = (() => {
 })()
 
 async function server() {
-  const s = await startServer({ data, args: ['--pre-leitura', '1'], echoWarnings: true, ...(cli ? { cli: resolve(cli) } : {}) })
+  const s = await startServer({ data, args: ['--pre-leitura', '1'], ...(cli ? { cli: resolve(cli) } : {}) })
   console.log(`servidor: ${s.processes} processos, pronto em ${fmt(s.startSeconds)} s${cli ? ` (${cli})` : ''}`)
   return s
 }

@@ -92,7 +92,7 @@ describe('build from a directory', () => {
       const dictionary = (cards.query('SELECT palavra FROM dicionario ORDER BY codigo').values() as [string][]).map(([w]) => w)
       expect(dictionary).toEqual(expect.arrayContaining(['NACIONAL', 'CENTRO', 'FARMÁCIAS', '4771701', '2062']))
       expect(row.dados).not.toContain('1967-06-30')
-      const values = new CardCodec(dictionary).decode(row.dados).split(CARD_SEPARATOR)
+      const values = new CardCodec(dictionary).fields(row.dados)
       expect(values).toHaveLength(FICHA.length)
       expect(Object.fromEntries(values.map((v, i) => [FICHA[i], v]))).toMatchObject({
         dv: '80', matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',

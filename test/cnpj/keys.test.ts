@@ -51,7 +51,7 @@ describe('CardStoreReader', () => {
     db.close()
     const reader = new CardStoreReader(path)
     try {
-      expect(reader.card('33683111000280')).toBe(`80${CARD_SEPARATOR}2${CARD_SEPARATOR}REGIONAL BRASILIA-DF`)
+      expect(reader.card('33683111000280')).toEqual(['80', '2', 'REGIONAL BRASILIA-DF'])
       expect(reader.card('33683111000299')).toBeNull()
       expect(reader.card('33683111000371')).toBeNull()
       expect(reader.cardsOfRoot('33683111').map((c) => c.cnpj)).toEqual(['33683111000190', '33683111000280'])

@@ -1,16 +1,17 @@
 // The card store's compact card text (docs/cnpj.md, "Cartões compactos"). A national month's cards
 // did not fit the page cache of a 24 GiB machine beside the name indexes, so lookups of CNPJs never
 // asked before went to disk. Each FICHA field keeps its text, with three codings where text repeats:
-// - words: the words (or list items) most frequent in the month's cards take one character each,
-//   from a dictionary the build writes beside the cards (table `dicionario` of fichas.sqlite). The
-//   dump is latin-1, so no card text holds a character from U+0100 up: those are the codes, two
-//   UTF-8 bytes for the 1,792 most frequent words, three for the others. Two adjacent codes stand
-//   for two words with one separator between them (a space, or the list's comma).
-// - dates: YYYY-MM-DD as one character, the day counted from 1900-01-01 (three UTF-8 bytes instead
-//   of ten); a date outside 1900-2073 stays as its text.
+// - words: the words (or list items) most frequent in the month's cards are each a code, from a
+//   dictionary the build writes beside the cards (table `dicionario` of fichas.sqlite): a control
+//   character (0x01-0x1C, which the text of a coded field never keeps: see below) and one or two
+//   printable ASCII characters, 2 bytes for the 1,344 most frequent words and 3 for the others. Two
+//   adjacent codes stand for two words with one separator between them (a space, or the list's comma).
+// - dates: YYYY-MM-DD as 0x1D and three ASCII characters, the day counted from 1900-01-01.
 // - booleans: 'true' as '1', false and null as nothing; decimals lose a trailing '.00'.
-// The codes never appear in a field coded as plain text (texto): only letters of the dump.
-// The decoder walks the text once, field by field; CardStoreReader (cards.ts) is its only caller.
+// Codes are ASCII, so a card stays a one-byte-per-character string in the engine (code characters
+// above U+00FF made every card, and every field cut from it, a two-byte string: measured 30 % more
+// CPU per lookup). A control character in the text of a coded field (a line break inside a quoted
+// name: garbage in the dump) is stored as a space. CardStoreReader (cards.ts) is the only reader.
 import { FICHA, type FichaField } from './layout'
 
 export type Codec = 'texto' | 'palavras' | 'lista' | 'email' | 'data' | 'booleano' | 'decimal'
@@ -26,20 +27,24 @@ export const FICHA_CODEC: Record<FichaField, Codec> = {
   opcao_mei: 'booleano', data_opcao_simples: 'data', data_exclusao_simples: 'data', data_opcao_mei: 'data', data_exclusao_mei: 'data',
 }
 const CODECS = FICHA.map((f) => FICHA_CODEC[f])
-const SEPARATOR = 0x1f
 
-/** Codes: U+0100-U+07FF (two UTF-8 bytes), then U+0800-U+FFFD skipping the surrogates (three). */
-const TWO_BYTE_CODES = 0x700
-const SURROGATES = 0xd800
-const AFTER_SURROGATES = 0xe000
-const LAST = 0xfffd
-/** How many codes there are: the dictionary's size limit, and the dates' range in days. */
-export const MAX_CODES = TWO_BYTE_CODES + (SURROGATES - 0x800) + (LAST + 1 - AFTER_SURROGATES)
-export const codeChar = (n: number): number => (n < TWO_BYTE_CODES ? 0x100 + n : n < TWO_BYTE_CODES + SURROGATES - 0x800 ? 0x800 + n - TWO_BYTE_CODES : AFTER_SURROGATES + n - TWO_BYTE_CODES - (SURROGATES - 0x800))
-const codeOf = (c: number): number => (c < 0x800 ? c - 0x100 : c < SURROGATES ? TWO_BYTE_CODES + c - 0x800 : TWO_BYTE_CODES + (SURROGATES - 0x800) + c - AFTER_SURROGATES)
-
+/** Codes: a marker (0x01-0x0E short, 0x0F-0x1C long) and one or two characters of 0x20-0x7F. */
+const BASE = 96
+const PRINTABLE = 0x20
+const SHORT_MARKERS = 14
+const SHORT = SHORT_MARKERS * BASE
+const LONG_MARKER = 0x01 + SHORT_MARKERS
+const DATE_MARKER = 0x1d
+/** How many words the dictionary may hold. */
+export const MAX_CODES = SHORT + SHORT_MARKERS * BASE * BASE
+/** The code of the word of rank n. */
+export function codeText(n: number): string {
+  if (n < SHORT) return String.fromCharCode(0x01 + Math.floor(n / BASE), PRINTABLE + (n % BASE))
+  const m = n - SHORT
+  return String.fromCharCode(LONG_MARKER + Math.floor(m / (BASE * BASE)), PRINTABLE + (Math.floor(m / BASE) % BASE), PRINTABLE + (m % BASE))
+}
 /** The UTF-8 bytes a word's code takes (rank n in the dictionary). */
-export const codeBytes = (n: number) => (n < TWO_BYTE_CODES ? 2 : 3)
+export const codeBytes = (n: number) => (n < SHORT ? 2 : 3)
 
 const DAY = 86_400_000
 const EPOCH = Date.UTC(1900, 0, 1)
@@ -49,13 +54,17 @@ function encodeDate(text: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
   if (!m) return text
   const days = Math.round((Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - EPOCH) / DAY)
-  return days >= 0 && days < MAX_CODES ? String.fromCharCode(codeChar(days)) : text
+  if (days < 0 || days >= BASE ** 3) return text
+  return String.fromCharCode(DATE_MARKER, PRINTABLE + Math.floor(days / (BASE * BASE)), PRINTABLE + (Math.floor(days / BASE) % BASE), PRINTABLE + (days % BASE))
 }
 
-function decodeDate(c: number): string {
-  const d = new Date(EPOCH + codeOf(c) * DAY)
+function decodeDate(days: number): string {
+  const d = new Date(EPOCH + days * DAY)
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`
 }
+
+/** Control characters a coded field's text never keeps (they are the codes' markers). */
+const CONTROL = /[\u0001-\u001d]/g
 
 /** The words a field's text is split into for the dictionary (and the separator they are joined by). */
 export function wordsOf(codec: Codec, text: string): string[] {
@@ -68,83 +77,129 @@ export function wordsOf(codec: Codec, text: string): string[] {
   return []
 }
 
+/** Every date text, made once each as first met (by its day since 1900-01-01). */
+const dateTexts: string[] = []
+const dateText = (days: number): string => (dateTexts[days] ??= decodeDate(days))
+
 export class CardCodec {
   private readonly codes: Map<string, string>
+  /** A coded date for each date text met (a month holds some tens of thousands of distinct days). */
+  private readonly dateCodes = new Map<string, string>()
   constructor(
     /** The dictionary, most frequent first: a word's rank is its code. */
     readonly words: readonly string[],
   ) {
-    this.codes = new Map(words.map((w, i) => [w, String.fromCharCode(codeChar(i))]))
+    this.codes = new Map(words.map((w, i) => [w, codeText(i)]))
   }
 
-  private coded(tokens: string[], separator: string): string {
+  /** A field coded word by word: two codes side by side imply the separator between them; anything else keeps it. */
+  private coded(text: string, separator: string): string {
     let out = ''
     let previousCoded = false
-    for (let i = 0; i < tokens.length; i++) {
-      const code = this.codes.get(tokens[i]!)
-      // Two codes side by side imply the separator between them; anything else keeps it.
-      if (i > 0 && !(code !== undefined && previousCoded)) out += separator
-      out += code ?? tokens[i]
+    let start = 0
+    for (;;) {
+      let end = text.indexOf(separator, start)
+      if (end < 0) end = text.length
+      // The dictionary holds words of 3 bytes or more only.
+      const code = end - start > 1 ? this.codes.get(text.slice(start, end)) : undefined
+      if (start > 0 && !(code !== undefined && previousCoded)) out += separator
+      out += code ?? text.slice(start, end)
       previousCoded = code !== undefined
+      if (end === text.length) return out
+      start = end + 1
     }
-    return out
+  }
+
+  private field(codec: Codec, raw: string): string {
+    const v = codec === 'palavras' || codec === 'lista' || codec === 'email' ? raw.replace(CONTROL, ' ') : raw
+    switch (codec) {
+      case 'palavras': return this.coded(v, ' ')
+      case 'lista': return this.coded(v, ',')
+      case 'email': {
+        const at = v.lastIndexOf('@')
+        const code = at > 0 ? this.codes.get(v.slice(at)) : undefined
+        return code ? v.slice(0, at) + code : v
+      }
+      case 'data': {
+        let coded = this.dateCodes.get(v)
+        if (coded === undefined) this.dateCodes.set(v, (coded = encodeDate(v)))
+        return coded
+      }
+      case 'booleano': return v === 'true' ? '1' : ''
+      case 'decimal': return v.endsWith('.00') ? v.slice(0, -3) : v
+      default: return v
+    }
   }
 
   /** A card's text (FICHA fields joined by CARD_SEPARATOR, as the build's query gives it) in its compact form. */
   encode(dados: string): string {
-    const fields = dados.split('\u001f')
-    for (let i = 0; i < fields.length; i++) {
-      const v = fields[i]!
-      if (!v) continue
-      switch (CODECS[i]) {
-        case 'palavras': fields[i] = this.coded(v.split(' '), ' '); break
-        case 'lista': fields[i] = this.coded(v.split(','), ','); break
-        case 'email': {
-          const at = v.lastIndexOf('@')
-          const code = at > 0 ? this.codes.get(v.slice(at)) : undefined
-          if (code) fields[i] = v.slice(0, at) + code
-          break
+    let out = ''
+    /** Where the text not yet copied starts: plain fields are copied in runs. */
+    let copied = 0
+    let start = 0
+    for (let f = 0; ; f++) {
+      let end = dados.indexOf('\u001f', start)
+      if (end < 0) end = dados.length
+      const codec = CODECS[f]
+      if (codec !== 'texto' && end > start) {
+        const v = dados.slice(start, end)
+        const coded = this.field(codec!, v)
+        if (coded !== v) {
+          out += dados.slice(copied, start) + coded
+          copied = end
         }
-        case 'data': fields[i] = encodeDate(v); break
-        case 'booleano': fields[i] = v === 'true' ? '1' : ''; break
-        case 'decimal': if (v.endsWith('.00')) fields[i] = v.slice(0, -3); break
       }
+      if (end === dados.length) return out + dados.slice(copied)
+      start = end + 1
     }
-    return fields.join('\u001f')
   }
 
   /**
-   * The card's text with every field as the routes read it (the build's text, except that a boolean
-   * false and a missing Simples row both read as blank, and a capital may lack its '.00': the
-   * routes take neither apart).
+   * A stored card's FICHA fields as the routes read them (blank for null): the build's text, except
+   * that a boolean false and a missing Simples row both read as blank and a capital may lack its
+   * '.00' (the routes take neither apart).
    */
-  decode(stored: string): string {
-    let out = ''
-    let field = 0
-    let codec = CODECS[0]!
+  fields(stored: string): string[] {
+    const fields = stored.split('\u001f')
+    for (let i = 0; i < fields.length; i++) {
+      const v = fields[i]!
+      const codec = CODECS[i]
+      if (codec === 'texto' || !v) continue
+      if (codec === 'booleano') fields[i] = v === '1' ? 'true' : ''
+      else if (codec === 'data') fields[i] = v.charCodeAt(0) === DATE_MARKER ? dateText(((v.charCodeAt(1) - PRINTABLE) * BASE + v.charCodeAt(2) - PRINTABLE) * BASE + v.charCodeAt(3) - PRINTABLE) : v
+      else if (codec !== 'decimal') fields[i] = this.expand(v, codec === 'lista' ? ',' : ' ')
+    }
+    return fields
+  }
+
+  /** A field's words back from their codes (no code: the text itself). */
+  private expand(v: string, separator: string): string {
+    let i = 0
+    while (i < v.length && v.charCodeAt(i) >= PRINTABLE) i++
+    if (i === v.length) return v
+    let out = v.slice(0, i)
     let previousCoded = false
-    let start = 0
-    const n = stored.length
-    for (let i = 0; i <= n; i++) {
-      const c = i < n ? stored.charCodeAt(i) : SEPARATOR
-      if (c === SEPARATOR) {
-        if (codec === 'booleano') out += stored.charCodeAt(start) === 49 && i === start + 1 ? 'true' : ''
-        else out += stored.slice(start, i)
-        if (i < n) out += '\u001f'
-        codec = CODECS[++field]!
+    while (i < v.length) {
+      const c = v.charCodeAt(i)
+      if (c >= PRINTABLE) {
+        let j = i + 1
+        while (j < v.length && v.charCodeAt(j) >= PRINTABLE) j++
+        out += v.slice(i, j)
         previousCoded = false
-        start = i + 1
-      } else if (c < 0x100) previousCoded = false
-      else {
-        out += stored.slice(start, i)
-        start = i + 1
-        if (codec === 'data') out += decodeDate(c)
-        else {
-          if (previousCoded) out += codec === 'lista' ? ',' : ' '
-          out += this.words[codeOf(c)]
-          previousCoded = true
-        }
+        i = j
+        continue
       }
+      let n: number
+      if (c < LONG_MARKER) {
+        n = (c - 0x01) * BASE + v.charCodeAt(i + 1) - PRINTABLE
+        i += 2
+      } else {
+        n = SHORT + ((c - LONG_MARKER) * BASE + v.charCodeAt(i + 1) - PRINTABLE) * BASE + v.charCodeAt(i + 2) - PRINTABLE
+        i += 3
+      }
+      if (previousCoded) out += separator
+      out += this.words[n]
+      previousCoded = true
     }
     return out
   }

@@ -32,24 +32,23 @@ export class CardStoreReader {
   }
 
   /**
-   * One establishment's card (`dados`, FICHA fields), or null. The key leaves out the check
-   * digits: a card whose own (its first field) differ is not this CNPJ's.
+   * One establishment's card, its FICHA fields in order (blank for null), or null. The key leaves out
+   * the check digits: a card whose own (its first field, stored as it is) differ is not this CNPJ's.
    */
-  card(cnpj: string): string | null {
+  card(cnpj: string): string[] | null {
     const dados = (this.statement('one', cnpj.slice(0, 8)).values(cardKey(cnpj))[0]?.[0] as string | undefined) ?? null
-    // The check digits are the card's first field, stored as they are.
-    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? this.codec.decode(dados) : null
+    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? this.codec.fields(dados) : null
   }
 
   /** Every card of a root, in CNPJ order. */
-  cardsOfRoot(root: string): { cnpj: string; dados: string }[] {
-    return (this.statement('ofRoot', root).values(...rootCardKeys(root)) as [string, string][]).map(([key, dados]) => ({ cnpj: withCheckDigits(key, dados), dados: this.codec.decode(dados) }))
+  cardsOfRoot(root: string): { cnpj: string; campos: string[] }[] {
+    return (this.statement('ofRoot', root).values(...rootCardKeys(root)) as [string, string][]).map(([key, dados]) => ({ cnpj: withCheckDigits(key, dados), campos: this.codec.fields(dados) }))
   }
 
   /** Any one card of a root, or null. */
-  anyCardOfRoot(root: string): { cnpj: string; dados: string } | null {
+  anyCardOfRoot(root: string): { cnpj: string; campos: string[] } | null {
     const row = this.statement('anyOfRoot', root).values(...rootCardKeys(root))[0] as [string, string] | undefined
-    return row ? { cnpj: withCheckDigits(row[0], row[1]), dados: this.codec.decode(row[1]) } : null
+    return row ? { cnpj: withCheckDigits(row[0], row[1]), campos: this.codec.fields(row[1]) } : null
   }
 
   /** Every partner of a root in one value, or null. */

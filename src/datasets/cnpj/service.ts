@@ -37,9 +37,8 @@ function telefone(ddd: unknown, numero: unknown): string | null {
 
 type Ficha = Record<FichaField | 'cnpj', string | null>
 
-/** A card store row (FICHA fields joined by CARD_SEPARATOR, blank = null) as named fields. */
-function decodeFicha(cnpj: string, dados: string): Ficha {
-  const values = dados.split(CARD_SEPARATOR)
+/** A card's FICHA fields (CardStoreReader, blank = null) as named fields. */
+function decodeFicha(cnpj: string, values: string[]): Ficha {
   const f = { cnpj } as Ficha
   for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] || null
   return f
@@ -53,7 +52,7 @@ function ficha(files: CnpjFiles, cnpj: string): Ficha | undefined {
 
 /** Every card of a root, in CNPJ order. */
 function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
-  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.dados))
+  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.campos))
 }
 
 /** The Receita's municipality code of every establishment abroad (its table says EXTERIOR). */
@@ -458,7 +457,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 /** A company's legal name: from any card of its root, else from the companies without establishment. */
 function razaoSocial(files: CnpjFiles, root: string): string | null {
   const row = files.cards.anyCardOfRoot(root)
-  return row ? decodeFicha(row.cnpj, row.dados).razao_social : files.cards.companyWithoutEstablishment(root)
+  return row ? decodeFicha(row.cnpj, row.campos).razao_social : files.cards.companyWithoutEstablishment(root)
 }
 
 /**

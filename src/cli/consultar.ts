@@ -14,7 +14,7 @@ import { createLogger } from '../core/log'
 import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
 import { normalizeHeader } from '../core/text/header'
 import { Empresa } from '../datasets/cnpj/model'
-import { cartao } from '../datasets/cnpj/service'
+import { cartaoJson } from '../datasets/cnpj/service'
 import { openCnpjStore } from '../datasets/cnpj/store'
 import { LISTAS } from '../datasets/integridade/layout'
 import { triagemJson } from '../datasets/integridade/service'
@@ -46,16 +46,15 @@ interface Row {
   entrada: string
   cnpj: string | null
   encontrado: boolean
-  /** The single route's answer (an object, or its JSON bytes). */
-  resultado?: unknown
-  resultadoJson?: Uint8Array
+  /** The single route's answer, as its JSON (text or bytes: what the route sends). */
+  resultadoJson?: string | Uint8Array
   erro?: { codigo: string; mensagem: string }
   repete_linha?: number
 }
 
 /** A base's answer to one valid CNPJ, and its CSV columns. */
 interface Base {
-  answer(cnpj: string): { encontrado: boolean; resultado?: unknown; resultadoJson?: Uint8Array; erro?: { codigo: string; mensagem: string } }
+  answer(cnpj: string): { encontrado: boolean; resultadoJson?: string | Uint8Array; erro?: { codigo: string; mensagem: string } }
   columns: string[]
   flat(resultado: unknown): Record<string, string>
   close(): Promise<void>
@@ -157,8 +156,8 @@ async function cnpjBase(dataDir: string): Promise<Base> {
   const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
   return {
     answer(cnpj) {
-      const card = cartao(files, cnpj)
-      return card ? { encontrado: true, resultado: card } : { encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: `CNPJ ${cnpj} não consta na base de ${files.referencia}.` } }
+      const card = cartaoJson(files, cnpj)
+      return card !== null ? { encontrado: true, resultadoJson: card } : { encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: `CNPJ ${cnpj} não consta na base de ${files.referencia}.` } }
     },
     columns,
     flat(resultado) {
@@ -209,13 +208,14 @@ const LEAD = ['linha', 'entrada', 'cnpj', 'encontrado', 'erro_codigo', 'erro_men
 function jsonlRow(r: Row): string | Uint8Array[] {
   const { resultadoJson, ...rest } = r
   if (!resultadoJson) return JSON.stringify(rest) + '\n'
-  // The screening's own bytes (what its route sends), between the row's fields.
-  const head = JSON.stringify(rest)
-  return [Buffer.from(`${head.slice(0, -1)},"resultado":`), resultadoJson, Buffer.from('}\n')]
+  // The route's own JSON (what it sends), after the row's fields.
+  const head = JSON.stringify(rest).slice(0, -1)
+  return typeof resultadoJson === 'string' ? `${head},"resultado":${resultadoJson}}\n` : [Buffer.from(`${head},"resultado":`), resultadoJson, Buffer.from('}\n')]
 }
 
 function csvRow(base: Base, r: Row): string {
-  const resultado = r.resultado ?? (r.resultadoJson ? JSON.parse(new TextDecoder().decode(r.resultadoJson)) : undefined)
+  const json = r.resultadoJson
+  const resultado = json === undefined ? undefined : JSON.parse(typeof json === 'string' ? json : new TextDecoder().decode(json))
   const flat = resultado ? base.flat(resultado) : {}
   const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
   return [...lead, ...base.columns.map((c) => flat[c] ?? '')].map(csvField).join(',') + '\n'

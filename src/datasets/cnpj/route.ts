@@ -20,7 +20,7 @@ const NOME_REGRAS =
   '(S.A. = S/A = SA); formas jurídicas (LTDA, ME, EPP, EIRELI, SA, MEI) e conectivos (DE, DA, DO, DAS, DOS, E, EM) são ignorados, e um ' +
   'nome só com elas dá 400 parametro_invalido; no máximo 8 palavras.'
 
-const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
+const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => R | Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
 const CNPJ_NOTE = 'CNPJ com ou sem pontuação, numérico ou alfanumérico; um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
 
 export const situacao = defineRoute({
@@ -44,7 +44,7 @@ export const empresa = defineRoute({
   params: CnpjPath,
   response: Empresa,
   errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.empresa(files, params.cnpj)),
+  handler: ({ params, ctx }) => use(ctx, (files) => service.empresaJson(files, params.cnpj)),
 })
 
 export const socios = defineRoute({
@@ -68,7 +68,7 @@ export const completo = defineRoute({
   params: CnpjPath,
   response: EmpresaCompleta,
   errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.completo(files, params.cnpj)),
+  handler: ({ params, ctx }) => use(ctx, (files) => service.completoJson(files, params.cnpj)),
 })
 
 export const lote = defineRoute({
@@ -87,7 +87,7 @@ export const lote = defineRoute({
   response: Lote,
   errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
   exampleInput: { query: { cnpjs: '33683111000280,12.ABC.345/01DE-35,11222333000181,33683111000107,123' } },
-  handler: ({ query, ctx }) => use(ctx, async (files) => service.lote(files, lerListaDeCnpjs(query.cnpjs))),
+  handler: ({ query, ctx }) => use(ctx, (files) => service.loteJson(files, lerListaDeCnpjs(query.cnpjs))),
 })
 
 export const busca = defineRoute({

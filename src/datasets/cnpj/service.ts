@@ -1,11 +1,12 @@
 // Registry answers: runs the queries and maps raw rows to the SPEC's Portuguese shapes.
 import type { Database } from 'bun:sqlite'
 import type { z } from 'zod'
-import { ApiError } from '../../core/errors'
+import { ApiError, JsonText } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
 import { filterStats, matchOf, planFilters } from './search-filters'
+import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO } from './card-json'
 import type { Lote as LoteResposta } from './model'
 import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
@@ -14,9 +15,7 @@ import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
 
-const SITUACAO_DESCRICAO: Record<string, string> = { '01': 'Nula', '02': 'Ativa', '03': 'Suspensa', '04': 'Inapta', '08': 'Baixada' }
 const SITUACAO_CODIGO: Record<string, string> = { nula: '01', ativa: '02', suspensa: '03', inapta: '04', baixada: '08' }
-const PORTE: Record<string, Out<typeof Empresa>['porte']> = { '00': 'nao_informado', '01': 'micro_empresa', '03': 'empresa_pequeno_porte', '05': 'demais' }
 const PORTE_CODIGO: Record<string, string> = { nao_informado: '00', micro_empresa: '01', pequeno_porte: '03', empresa_pequeno_porte: '03', demais: '05' }
 const TIPO_SOCIO = { 1: 'pessoa_juridica', 2: 'pessoa_fisica', 3: 'estrangeiro' } as const
 const FAIXA = ['00-12', '13-20', '21-30', '31-40', '41-50', '51-60', '61-70', '71-80', '81+']
@@ -27,12 +26,6 @@ const s = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const cd = (codigo: unknown, lookup: Lookup) => {
   const c = s(codigo)
   return { codigo: c, descricao: c === null ? null : (lookup.get(c) ?? null) }
-}
-const matrizFilial = (v: string | null) => (v === '1' ? 'matriz' : v === '2' ? 'filial' : null)
-
-function telefone(ddd: unknown, numero: unknown): string | null {
-  if (!numero) return null
-  return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
 }
 
 type Ficha = Record<FichaField | 'cnpj', string | null>
@@ -55,29 +48,10 @@ function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
   return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.campos))
 }
 
-/** The Receita's municipality code of every establishment abroad (its table says EXTERIOR). */
-const MUNICIPIO_EXTERIOR = '9707'
-
-/**
- * An establishment's city, the same on every route that shows one (card, search results,
- * filiais): abroad (UF EX or municipality 9707 EXTERIOR) the Receita puts the foreign city in
- * cidade_exterior, and that is the city (null when blank: "EXTERIOR" is no city); in Brazil, the
- * name of its municipality code (null for a code the month's table lacks).
- */
-function municipio(files: CnpjFiles, f: Ficha): string | null {
-  if (f.uf === 'EX' || f.municipio === MUNICIPIO_EXTERIOR) return f.cidade_exterior
-  return f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null
-}
-
-/**
- * The IBGE code of an establishment's municipality, the same on every route that shows one: its
- * TOM code through the Receita's table (the build's `municipios.codigo_ibge`); null abroad and for a
- * code the table lacks (docs/cnpj.md).
- */
-function codigoMunicipioIbge(files: CnpjFiles, f: Ficha): string | null {
-  if (f.uf === 'EX' || !f.municipio || f.municipio === MUNICIPIO_EXTERIOR) return null
-  return files.ibge.porTom.get(f.municipio) ?? null
-}
+/** An establishment's city (card-json.ts municipioDe: the same on every route). */
+const municipio = (files: CnpjFiles, f: Ficha) => municipioDe(files, f.uf, f.municipio, f.cidade_exterior)
+/** The IBGE code of its municipality (card-json.ts ibgeDe). */
+const codigoMunicipioIbge = (files: CnpjFiles, f: Ficha) => ibgeDe(files, f.uf, f.municipio)
 
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
@@ -94,94 +68,41 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
   }
 }
 
-/** One CNPJ's card as /v1/cnpj/empresa/{cnpj} answers it, or null when the month lacks it (dadosbr consultar). */
-export function cartao(files: CnpjFiles, cnpj: string): Out<typeof Empresa> | null {
-  const f = ficha(files, cnpj)
-  return f ? card(files, f) : null
+/** One CNPJ's card as /v1/cnpj/empresa/{cnpj} answers it (JSON text, card-json.ts), or null when the month lacks it. */
+export function cartaoJson(files: CnpjFiles, cnpj: string): string | null {
+  const v = files.cards.card(cnpj)
+  return v === null ? null : cardJson(files, cnpj, v)
+}
+
+/** /v1/cnpj/empresa/{cnpj}: the card's JSON, or 404. */
+export function empresaJson(files: CnpjFiles, cnpj: string): JsonText {
+  const json = cartaoJson(files, cnpj)
+  if (json === null) throw notFound(files, cnpj)
+  return new JsonText(json)
 }
 
 export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  const f = ficha(files, cnpj)
-  if (!f) throw notFound(files, cnpj)
-  return card(files, f)
+  return empresaJson(files, cnpj).parse() as Out<typeof Empresa>
 }
 
 /**
  * /v1/cnpj/lote: each CNPJ's card as /v1/cnpj/empresa/{cnpj} gives it, or the error it gives (not
- * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts). A list whose valid
- * CNPJs are all missing from the month is a 404, as the single route's answer without data (nothing
- * is charged).
+ * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts), as JSON text. A list
+ * whose valid CNPJs are all missing from the month is a 404, as the single route's answer without
+ * data (nothing is charged).
  */
-export function lote(files: CnpjFiles, lista: Lote): Out<typeof LoteResposta> {
+export function loteJson(files: CnpjFiles, lista: Lote): JsonText {
   let encontrados = 0
   const itens = lista.itens.map((item) => {
-    if (item.cnpj === null) return { cnpj: item.entrada, encontrado: false, erro: item.erro }
-    const f = ficha(files, item.cnpj)
-    if (!f) return { cnpj: item.cnpj, encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, item.cnpj).message } }
+    if (item.cnpj === null) return JSON.stringify({ cnpj: item.entrada, encontrado: false, erro: item.erro })
+    const json = cartaoJson(files, item.cnpj)
+    if (json === null) return JSON.stringify({ cnpj: item.cnpj, encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, item.cnpj).message } })
     encontrados++
-    return { cnpj: item.cnpj, encontrado: true, resultado: card(files, f) }
+    return `{"cnpj":"${item.cnpj}","encontrado":true,"resultado":${json}}`
   })
   if (!encontrados)
     throw new ApiError('nao_encontrado', `${lista.validos.length === 1 ? 'O CNPJ válido da lista não consta' : `Nenhum dos ${lista.validos.length} CNPJs válidos da lista consta`} na base de ${files.referencia}; nada foi cobrado.`)
-  return { total: itens.length, validos: lista.validos.length, encontrados, itens, fonte: fonte(files) }
-}
-
-/** The SPEC's Empresa from one card, with the fields added since (docs/cnpj.md, "O cartão"). */
-function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
-  const { lookups } = files
-  const codigo = f.situacao
-  const motivo = f.motivo
-  const logradouro = [f.tipo_logradouro, f.logradouro].filter(Boolean).join(' ') || null
-  const primeiro = telefone(f.ddd1, f.telefone1)
-  return {
-    cnpj: f.cnpj!,
-    razao_social: f.razao_social,
-    nome_fantasia: f.nome_fantasia,
-    matriz_filial: matrizFilial(f.matriz_filial),
-    situacao_cadastral: {
-      codigo,
-      descricao: codigo ? (SITUACAO_DESCRICAO[codigo] ?? null) : null,
-      data: f.data_situacao,
-      motivo: motivo && motivo !== '00' ? (lookups.motivos.get(motivo) ?? motivo) : null,
-    },
-    situacao_especial: f.situacao_especial || f.data_situacao_especial ? { descricao: f.situacao_especial, data: f.data_situacao_especial } : null,
-    data_inicio_atividade: f.data_inicio,
-    natureza_juridica: cd(f.natureza_juridica, lookups.naturezas),
-    qualificacao_responsavel: cd(f.qualificacao_responsavel, lookups.qualificacoes),
-    ente_federativo_responsavel: f.ente_federativo,
-    porte: f.porte ? (PORTE[f.porte] ?? null) : null,
-    capital_social: f.capital_social === null ? null : Number(f.capital_social),
-    cnae_principal: cd(f.cnae_principal, lookups.cnaes),
-    cnae_secundarios: f.cnaes_secundarios ? f.cnaes_secundarios.split(',').filter(Boolean).map((c) => cd(c.padStart(7, '0'), lookups.cnaes)) : [],
-    endereco: {
-      logradouro,
-      numero: f.numero,
-      complemento: f.complemento,
-      bairro: f.bairro,
-      municipio: municipio(files, f),
-      uf: f.uf,
-      cep: f.cep,
-      codigo_municipio_ibge: codigoMunicipioIbge(files, f),
-      pais: f.pais ? cd(f.pais, lookups.paises) : null,
-    },
-    // telefone is the first phone, or the second when the first is blank (as before); telefone_2
-    // is the second only when the first is there, so no number shows twice.
-    contato: {
-      email: f.email,
-      telefone: primeiro ?? telefone(f.ddd2, f.telefone2),
-      telefone_2: primeiro ? telefone(f.ddd2, f.telefone2) : null,
-      fax: telefone(f.ddd_fax, f.fax),
-    },
-    simples: {
-      optante: f.opcao_simples === 'true',
-      mei: f.opcao_mei === 'true',
-      data_opcao: f.data_opcao_simples,
-      data_exclusao: f.data_exclusao_simples,
-      mei_data_opcao: f.data_opcao_mei,
-      mei_data_exclusao: f.data_exclusao_mei,
-    },
-    fonte: fonte(files),
-  }
+  return new JsonText(`{"total":${itens.length},"validos":${lista.validos.length},"encontrados":${encontrados},"itens":[${itens.join(',')}],"fonte":${fonteJson(files)}}`)
 }
 
 type SocioRow = Record<SocioField, string | null>
@@ -219,26 +140,27 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
   return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
 }
 
-export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
+/** /v1/cnpj/empresa/{cnpj}/completo as JSON text: the card, its partners and the root's other establishments. */
+export function completoJson(files: CnpjFiles, cnpj: string): JsonText {
   // One read of the root's cards serves both the card and the other establishments.
-  const fichas = fichasDaRaiz(files, cnpj.slice(0, 8))
-  const main = fichas.find((f) => f.cnpj === cnpj)
+  const cards = files.cards.cardsOfRoot(cnpj.slice(0, 8))
+  const main = cards.find((c) => c.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
   const list = socios(files, cnpj)
-  const outros = fichas.filter((f) => f.cnpj !== cnpj)
-  return {
-    ...card(files, main),
-    socios: list,
-    total_socios: list.length,
-    filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
-      cnpj: f.cnpj!,
-      matriz_filial: matrizFilial(f.matriz_filial),
-      uf: f.uf,
-      municipio: municipio(files, f),
-      situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
-    })),
-    total_filiais: outros.length,
-  }
+  const outros = cards.filter((c) => c.cnpj !== cnpj).map((c) => decodeFicha(c.cnpj, c.campos))
+  const filiais = outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
+    cnpj: f.cnpj!,
+    matriz_filial: matrizFilial(f.matriz_filial),
+    uf: f.uf,
+    municipio: municipio(files, f),
+    situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
+  }))
+  const card = cardJson(files, cnpj, main.campos)
+  return new JsonText(`${card.slice(0, -1)},"socios":${JSON.stringify(list)},"total_socios":${list.length},"filiais":${JSON.stringify(filiais)},"total_filiais":${outros.length}}`)
+}
+
+export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
+  return completoJson(files, cnpj).parse() as Out<typeof EmpresaCompleta>
 }
 
 /** Words of a typed name searched at most (the rest are dropped). */

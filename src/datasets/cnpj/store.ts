@@ -40,7 +40,8 @@ export interface MunicipiosIbge {
 }
 
 export interface CnpjStore extends DatasetStore {
-  use<R>(fn: (files: CnpjFiles) => Promise<R>): Promise<R>
+  /** A synchronous fn releases the month at once (no promise in between: src/core/stores/current-link.ts). */
+  use<R>(fn: (files: CnpjFiles) => R | Promise<R>): Promise<R>
   /** Re-reads the current link now (tests; the server polls it every 2 s). */
   reload(): Promise<boolean>
 }

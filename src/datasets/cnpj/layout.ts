@@ -33,9 +33,10 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * Still 5 with the pair tokens (pairToken): a build without its `frequente` table answers the same
  * searches the plain way, so an older build of 5 is served as it is (slower on common words).
  * 6: cards with the fields minha-receita users rely on (country, fax, special situation, Simples and
- * MEI dates, responsible's qualification, federative entity), the municipalities table with the
- * IBGE code, and the name index's filters for legal nature, secondary activities, capital, opening
- * date and Simples/MEI; the partner index with the partners' documents.
+ * MEI dates, responsible's qualification, federative entity), stored coded (card-codec.ts) with the
+ * month's dictionary in fichas.sqlite; the municipalities table with the IBGE code; the name
+ * index's filters for legal nature, secondary activities, capital, opening date and Simples/MEI;
+ * the partner index with the partners' documents.
  */
 export const FORMAT = 6
 

@@ -64,7 +64,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openFailures,
     checkResponses: options.checkResponses ?? false,
     payments,
-    feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log }),
+    feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log, offline: config.semFontes }),
   }
   if (options.backgroundFeeds) ctx.feeds.startBackground()
   // MCP runs routes through the server it is mounted on: bound once the server exists.

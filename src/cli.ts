@@ -3,7 +3,7 @@
 import { UsageError } from './cli/args'
 import { VERSION } from './core/health'
 import { preloadDuckDbLibrary } from './core/stores/native'
-import { selfCommand } from './core/self'
+import { childEnv, selfCommand } from './core/self'
 import { machineCores } from './core/cores'
 import { POOL_THREADS_PER_LOAD } from '../ingest/lib/thread-pool'
 
@@ -52,7 +52,8 @@ async function rerunWithThreadPool(argv: string[]): Promise<number> {
 
 /** Runs this command again as `selfCommand()` (with the runtime flags), passing signals on, and returns its exit code. */
 async function rerun(argv: string[], env: Record<string, string> = {}): Promise<number> {
-  const child = Bun.spawn([...selfCommand(), ...argv], { env: { ...process.env, ...env }, stdio: ['inherit', 'inherit', 'inherit'] })
+  // childEnv: the child dies with this process (dieWithParent), even when this one is killed outright.
+  const child = Bun.spawn([...selfCommand(), ...argv], { env: childEnv(env), stdio: ['inherit', 'inherit', 'inherit'] })
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
   return await child.exited
 }

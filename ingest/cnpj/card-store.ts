@@ -202,7 +202,8 @@ export function createCardStore(path: string): CardStore {
         if (key !== null) putRoot(key, value)
         db.exec('COMMIT')
       } catch (err) {
-        db.exec('ROLLBACK')
+        // SQLite rolls back by itself on some errors (a full disk): a second ROLLBACK would hide the first error.
+        if (db.inTransaction) db.exec('ROLLBACK')
         throw err
       } finally {
         insert.finalize()

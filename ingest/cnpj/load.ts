@@ -285,6 +285,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   return buildSnapshot<Manifest>({
     dataDir: options.dataDir,
     dataset: DATASET_DIR,
+    log: options.log,
     build: async (work) => {
       let instance: DuckDBInstance | undefined
       try {

@@ -108,7 +108,7 @@ export async function syncContracts(options: SyncOptions): Promise<SyncSummary> 
   const pageSize = options.pageSize ?? 50
   const retries = options.retries ?? 6
   const base = upstreamUrl(PNCP)
-  const release = await takeBuildLock(join(options.dataDir, DATASET_DIR))
+  const release = await takeBuildLock(join(options.dataDir, DATASET_DIR), log)
   let index: SyncFile | null = null
   try {
     if (options.rebuild) for (const entry of ['current']) rmSync(join(options.dataDir, DATASET_DIR, entry), { force: true })

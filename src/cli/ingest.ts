@@ -6,7 +6,7 @@ import { synthCnpj } from '../../ingest/cnpj/synth'
 import type { IngestDataset } from '../../ingest/lib/dataset'
 import { INGESTS, ingestNamed } from '../../ingest/registry'
 import { lineWriter, logFormatFrom } from '../core/log'
-import { exitWhenOrphaned } from '../core/self'
+import { dieWithParent } from '../core/self'
 import { upstreamHelp } from '../core/upstream'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
 
@@ -34,6 +34,9 @@ function datasetHelp(d: IngestDataset): string {
 }
 
 export async function ingest(argv: string[]): Promise<number> {
+  // The process `dadosbr ingest` re-runs itself as (src/cli.ts) dies with the command the user
+  // started: killed outright, that one cannot pass the signal on, and this one would build and swap anyway.
+  dieWithParent('SIGKILL')
   const name = argv.find((a) => !a.startsWith('-'))
   const dataset = name && name !== 'todas' ? ingestNamed(name) : undefined
   if (name && name !== 'todas' && !dataset) throw new UsageError(`base desconhecida: ${name} (disponíveis: ${INGESTS.map((i) => i.name).join(', ')}, todas)`)
@@ -130,7 +133,7 @@ export async function indiceDeNomes(argv: string[]): Promise<number> {
   if (typeof parts !== 'string' || typeof out !== 'string' || typeof tmp !== 'string') throw new UsageError('--partes, --saida e --tmp são obrigatórios')
   if (kind !== 'empresas' && kind !== 'socios') throw new UsageError('--tipo precisa ser empresas ou socios')
   // Killed with its build: stop instead of running on.
-  exitWhenOrphaned()
+  dieWithParent('SIGKILL')
   await buildIndexFromParts(kind, parts, out, { quiet: Boolean(flags['--quiet']), memoryLimit: flags['--memoria'] as string | undefined, tempDir: tmp, threads: coresFlag(flags['--nucleos']) })
   return 0
 }

@@ -2,16 +2,17 @@ import { createApp } from '../app'
 import { ConfigError, loadConfig, processCount, SETTINGS, type Config, type SettingName } from '../core/config'
 import { machineCores } from '../core/cores'
 import { healthOf, VERSION } from '../core/health'
-import { createLogger } from '../core/log'
+import { ApiError, errorResponse } from '../core/errors'
+import { createLogger, type Logger } from '../core/log'
 import { upstreamHelp } from '../core/upstream'
 import { DATASETS } from '../datasets/registry'
-import { exitWhenOrphaned, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
+import { dieWithParent, hasRuntimeFlags, RUNTIME_FLAGS } from '../core/self'
 import { parseArgs, usage, type FlagSpec } from './args'
 import { processNumber, startServingProcesses } from './serving-processes'
 
 const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
   .filter(([, s]) => s.flag)
-  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free', help: `${s.help} [${s.env}]`, aliases: s.aliases?.flag ? [s.aliases.flag] : undefined }))
+  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free' && name !== 'semFontes', help: `${s.help} [${s.env}]`, aliases: s.aliases?.flag ? [s.aliases.flag] : undefined }))
 
 /** Longer than a facilitator round trip (verify + settle), so a slow payment never loses its connection. */
 export const IDLE_TIMEOUT_SECONDS = 60
@@ -51,17 +52,19 @@ export async function serve(argv: string[]): Promise<number> {
     throw err
   }
   const log = createLogger(config.logLevel, undefined, number ? { processo: number } : undefined, config.logFormat)
-  if (number) exitWhenOrphaned()
+  // An extra process finishes its requests and exits when the first one dies (killed outright included).
+  if (number) dieWithParent('SIGTERM')
   if (!number) {
     // A taken port fails the start before the data is opened (the bind itself comes after).
     if (config.port !== 0) listen(config, () => Promise.resolve(new Response()), false).stop(true)
     if (!hasRuntimeFlags()) log.warn(`bun sem ${RUNTIME_FLAGS.join(' ')}: endereços acima de 16 KiB recebem um 431 vazio em vez do 414 em JSON; use make run, npm start ou o executável`)
     if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--gratis), todas as rotas servem sem cobrar`)
     else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
+    if (config.semFontes) log.info('fontes DESLIGADAS (--sem-fontes): nenhuma fonte externa é consultada; as cópias em --data são servidas como estão (a amostra embutida com status amostra)')
   }
   // The first process refreshes the polled sources; the others read the copies it writes (and refresh on need, under the same lock).
   const app = await createApp(config, { log, backgroundFeeds: !number })
-  const server = listen(config, app.handle, processes > 1 || number > 0)
+  const server = listen(config, app.handle, processes > 1 || number > 0, log)
   // The others join the port the first one got (--port 0 picks one); the first alone prewarms.
   const others = processes > 1 ? startServingProcesses(processes - 1, [...argv, '--port', String(server.port), '--pre-leitura', '0'], log) : undefined
   if (!number) {
@@ -93,8 +96,19 @@ export async function serve(argv: string[]): Promise<number> {
  * several processes: SO_REUSEPORT, which would let another server of this user join the port
  * silently; the first process has checked with a plain socket that nothing held it (serve, above).
  */
-function listen(config: Config, fetch: (request: Request) => Promise<Response>, shared: boolean) {
-  const options = { hostname: config.host, fetch, maxRequestBodySize: 64 * 1024, idleTimeout: IDLE_TIMEOUT_SECONDS }
+function listen(config: Config, fetch: (request: Request) => Promise<Response>, shared: boolean, log?: Logger) {
+  const options = {
+    hostname: config.host,
+    fetch,
+    // No limit of the runtime's (its 413 had no body): the app refuses bodies in the envelope (MAX_BODY_BYTES in server.ts).
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    idleTimeout: IDLE_TIMEOUT_SECONDS,
+    // What escapes the app's own handling would get Bun's text/plain "Something went wrong!": the envelope instead.
+    error: (err: Error) => {
+      log?.error('falha interna', { rota: 'servidor', erro: err.message })
+      return errorResponse(new ApiError('erro_interno', 'Falha inesperada do servidor; tente de novo. O erro foi registrado.'))
+    },
+  }
   try {
     return Bun.serve({ ...options, port: config.port, reusePort: shared })
   } catch (err) {

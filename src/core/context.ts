@@ -27,3 +27,18 @@ export function storeOf<S extends DatasetStore>(ctx: AppContext, name: string): 
     throw new ApiError('dados_indisponiveis', `A base '${name}' não está carregada em ${ctx.config.dataDir}; rode 'dadosbr ingest ${name}' (dados oficiais) ou 'dadosbr ingest ${name} --amostra' (a amostra embutida, sem internet).`)
   return store as S
 }
+
+/**
+ * Why a dataset cannot serve right now: its files are missing or did not open at start, or its
+ * build did not open or was dropped as damaged since; null while it serves.
+ */
+export function whyUnavailable(ctx: AppContext, name: string): string | null {
+  const store = ctx.stores.get(name)
+  if (!store) return ctx.openFailures.get(name) ?? `arquivo de dados ausente em ${ctx.config.dataDir}`
+  return store.unavailable?.() ?? null
+}
+
+/** The store of a dataset while it serves, else null (for answers with a fallback: the free samples, the enrichment's parts). */
+export function servingStore<S extends DatasetStore>(ctx: AppContext, name: string): S | null {
+  return whyUnavailable(ctx, name) === null ? (ctx.stores.get(name) as S) : null
+}

@@ -17,6 +17,11 @@ export interface DatasetHealth {
 /** The open data files of one dataset. */
 export interface DatasetStore {
   health(): Promise<DatasetHealth>
+  /**
+   * Why it cannot serve right now (its build did not open, or was dropped when a file gave a read
+   * error), or null while it serves; absent: always serves once open.
+   */
+  unavailable?(): string | null
   close(): Promise<void>
 }
 

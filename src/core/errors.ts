@@ -15,9 +15,10 @@ export const ERROR_CODES = {
   rota_inexistente: { status: 404, descricao: 'Nenhuma rota neste caminho.' },
   metodo_nao_permitido: { status: 405, descricao: 'A rota existe, mas só aceita GET e HEAD.' },
   pagamento_conflitante: { status: 409, descricao: 'O identificador de pagamento (payment-identifier) já foi usado com outro pagamento ou outra chamada, ou o pedido dele ainda está em andamento; nada é cobrado.' },
+  corpo_muito_grande: { status: 413, descricao: 'O corpo do pedido passa de 64 KiB.' },
   uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
   erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
-  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado; rode a ingestão.' },
+  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado (rode a ingestão), ou a resposta não teria nenhum dado (nenhuma cópia da fonte ainda, todas as partes de um pacote faltando): nada é cobrado.' },
   pagamento_indisponivel: { status: 503, descricao: 'O facilitador de pagamentos não responde; nada é cobrado nem servido.' },
 } as const
 
@@ -50,7 +51,11 @@ export function errorBody(codigo: string, mensagem: string): ErrorBody {
  * throughput). Sent as is; tests (checkResponses) still parse and validate it.
  */
 export class JsonText {
-  constructor(readonly text: string | Uint8Array) {}
+  constructor(
+    readonly text: string | Uint8Array,
+    /** The value it was written from, when at hand: read by checks on the answer (semDados) without parsing it again. */
+    readonly source?: unknown,
+  ) {}
   parse(): unknown {
     return JSON.parse(typeof this.text === 'string' ? this.text : new TextDecoder().decode(this.text))
   }

@@ -172,7 +172,7 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         if (usd) out.sample('dadosbr_payments_settled_usd_total', { rota: route }, Number(usd.toFixed(6)))
       })
 
-      out.help('dadosbr_dataset_up', 'gauge', '1 quando a base está aberta e servindo; 0 quando falta ou não abre (veja /v1/health).')
+      out.help('dadosbr_dataset_up', 'gauge', '1 quando a base está aberta e servindo; 0 quando falta, não abre ou foi tirada do ar por um arquivo danificado (o motivo em /v1/health).')
       out.help('dadosbr_dataset_reference_timestamp_seconds', 'gauge', 'Data de referência dos dados servidos (o dia, ou o primeiro dia do mês), em segundos Unix.')
       out.help('dadosbr_dataset_age_seconds', 'gauge', 'Idade dos dados servidos: agora menos a data de referência.')
       out.help('dadosbr_dataset_built_timestamp_seconds', 'gauge', 'Quando a construção em uso terminou (manifest.json, construido_em).')
@@ -193,16 +193,19 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         if (built && !Number.isNaN(Date.parse(built))) out.sample('dadosbr_dataset_built_timestamp_seconds', { base: ds.name }, Math.floor(Date.parse(built) / 1000))
       }
 
-      out.help('dadosbr_feed_up', 'gauge', '1 quando a cópia da fonte acompanhada está dentro do prazo (status ok em /v1/health).')
-      out.help('dadosbr_feed_age_seconds', 'gauge', 'Idade da cópia mais nova da fonte.')
-      out.help('dadosbr_feed_consecutive_failures', 'gauge', 'Consultas seguidas que falharam desde o último sucesso (somadas entre as chaves da fonte); volta a 0 quando a fonte responde.')
+      // The same record as /v1/health and each route's `fonte` (src/core/feeds): the main query of each source.
+      out.help('dadosbr_feed_up', 'gauge', '1 quando a fonte não deixa o serviço degradado (fontes[].problema nulo em /v1/health).')
+      out.help('dadosbr_feed_age_seconds', 'gauge', 'Idade dos dados servidos da fonte (defasagem_segundos).')
+      out.help('dadosbr_feed_last_success_timestamp_seconds', 'gauge', 'Quando os dados servidos foram obtidos da fonte (consultado_em), em segundos Unix.')
+      out.help('dadosbr_feed_last_attempt_timestamp_seconds', 'gauge', 'A última consulta à fonte, com ou sem sucesso (tentado_em), em segundos Unix.')
+      out.help('dadosbr_feed_consecutive_failures', 'gauge', 'Consultas seguidas que falharam desde o último sucesso; volta a 0 quando a fonte responde.')
       for (const f of ctx.feeds.health()) {
-        out.sample('dadosbr_feed_up', { fonte: f.nome, base: f.base }, f.status === 'ok' ? 1 : 0)
-        if (f.defasagem_segundos !== null) out.sample('dadosbr_feed_age_seconds', { fonte: f.nome, base: f.base }, f.defasagem_segundos)
-        let failures = 0
-        const def = ctx.feeds.def(f.nome)
-        for (const key of new Set([...(def.defaultKeys ?? ['']), ...ctx.feeds.keysOnDisk(f.nome)])) failures += ctx.feeds.copy(f.nome, key)?.falhas ?? 0
-        out.sample('dadosbr_feed_consecutive_failures', { fonte: f.nome, base: f.base }, failures)
+        const labels = { fonte: f.nome, base: f.base, status: f.status }
+        out.sample('dadosbr_feed_up', labels, f.problema ? 0 : 1)
+        if (f.defasagem_segundos !== null) out.sample('dadosbr_feed_age_seconds', labels, f.defasagem_segundos)
+        if (f.consultado_em) out.sample('dadosbr_feed_last_success_timestamp_seconds', labels, Math.floor(Date.parse(f.consultado_em) / 1000))
+        if (f.tentado_em) out.sample('dadosbr_feed_last_attempt_timestamp_seconds', labels, Math.floor(Date.parse(f.tentado_em) / 1000))
+        out.sample('dadosbr_feed_consecutive_failures', labels, f.falhas)
       }
 
       out.help('dadosbr_process_resident_memory_bytes', 'gauge', 'Memória residente de cada processo que atende (0 = o primeiro).')

@@ -1,5 +1,7 @@
 // This same program run again as a child process (the ingest's name indexes, the server's extra
 // processes), and the child's side of that bond.
+import { dlopen, FFIType } from 'bun:ffi'
+import { constants } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 
 /**
@@ -22,7 +24,7 @@ export function selfCommand(): string[] {
   return compiled() ? [process.execPath] : [process.execPath, ...RUNTIME_FLAGS, join(import.meta.dir, '..', 'cli.ts')]
 }
 
-/** Tells a child started by selfCommand who its parent is (see exitWhenOrphaned). */
+/** Tells a child started by selfCommand who its parent is (see dieWithParent). */
 const PARENT_ENV = 'DADOSBR_PAI'
 
 /** The environment for a child started by selfCommand: this one, plus this process's pid. */
@@ -30,14 +32,56 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...process.env, ...extra, [PARENT_ENV]: String(process.pid) }
 }
 
+/** The pid of the process that started this one with childEnv, or null when a user (or another program) started it. */
+export function startedBy(): number | null {
+  const pid = Number(process.env[PARENT_ENV])
+  return Number.isInteger(pid) && pid > 0 ? pid : null
+}
+
 /**
- * Exits when the parent dies without stopping this process (killed outright, not through the
- * terminal's process group). The parent's pid comes from childEnv: a parent killed before this
- * process got here has already left it to init, so its own ppid would look like the parent.
+ * False once the process that started this one (childEnv) is gone: the parent's pid comes from the
+ * environment, since a parent killed before this process looked has already left it to init (or a
+ * subreaper), whose pid would pass for the parent's. True for a process no parent of ours started.
  */
-export function exitWhenOrphaned(code = 1): void {
-  const parent = Number(process.env[PARENT_ENV]) || process.ppid
-  const check = () => process.ppid !== parent && process.exit(code)
+export function parentAlive(): boolean {
+  const parent = startedBy()
+  return parent === null || process.ppid === parent
+}
+
+const PR_SET_PDEATHSIG = 1
+
+/**
+ * Asks Linux to send `signal` to this process the moment its parent dies (prctl PR_SET_PDEATHSIG,
+ * through libc). Returns false where that cannot be reached (another system, no glibc). The signal
+ * comes when the parent's thread that forked this process ends: Bun.spawn forks from the JavaScript
+ * thread, which lives as long as the parent.
+ */
+function deathSignal(signal: 'SIGKILL' | 'SIGTERM'): boolean {
+  if (process.platform !== 'linux') return false
+  try {
+    const libc = dlopen('libc.so.6', { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } })
+    const ok = libc.symbols.prctl(PR_SET_PDEATHSIG, constants.signals[signal], 0, 0, 0) === 0
+    return ok
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A child started by selfCommand dies with its parent, however the parent ends (killed outright
+ * with SIGKILL included, which the parent cannot pass on): an ingest's internal process must never
+ * outlive the command the user started, keep its lock and swap its build in anyway. On Linux the
+ * kernel sends `signal` at once (SIGKILL: an ingest stops where it is, the next one removes what it
+ * left; SIGTERM: a serving process finishes its requests); a check every second covers the other
+ * systems, and a check right away covers a parent that died before this process got here.
+ * Nothing happens in a process no parent of ours started.
+ */
+export function dieWithParent(signal: 'SIGKILL' | 'SIGTERM', code = 1): void {
+  if (startedBy() === null) return
+  deathSignal(signal)
+  const check = () => {
+    if (!parentAlive()) process.exit(code)
+  }
   check()
   setInterval(check, 1000).unref()
 }

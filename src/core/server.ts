@@ -9,6 +9,13 @@ import { checkQueryEncoding, parseParams, parseQuery } from './validate'
 import { compressDynamic, StaticBodies } from './compression'
 
 export const MAX_URL_BYTES = 8192
+/**
+ * Bodies are refused here, in the envelope, not by the runtime (serve.ts lifts Bun's own limit,
+ * whose 413 had no body). Only a method that may carry one is checked (a GET's body is never read,
+ * and Bun does not buffer an unread body: measured, a 300 MB body held a connection's RSS at +15 MB);
+ * a body without Content-Length (chunked) is read here up to the limit (boundedBody).
+ */
+export const MAX_BODY_BYTES = 64 * 1024
 const ROUTE_LABEL = Symbol('rota das métricas')
 
 const CORS_ENTRIES = Object.entries(CORS_HEADERS)
@@ -119,8 +126,64 @@ export function searchParamsOf(url: string): URLSearchParams {
   return new URLSearchParams(url.slice(query + 1, hash < 0 ? undefined : hash))
 }
 
+/** The origin of a request re-addressed by routable (its absolute links keep it); absent on the others. */
+const ORIGIN = Symbol('origem do pedido')
+type Addressed = Request & { [ORIGIN]?: string }
+
+/** The origin for absolute links when the request named none (HTTP/1.0 without Host) and --url-publica is not set. */
+const NO_HOST_ORIGIN = 'http://localhost'
+
+/**
+ * Routing never depends on the Host. Elysia finds the path by searching the URL for its first '/'
+ * past "http://" (createServer turns off its `standardHostname` shortcut, which skipped 11
+ * characters and so missed the path behind any host under 4 characters: `Host: api`, `web:80`, a
+ * reverse proxy's service name, answered 404 on every route). A URL of any other form, the relative
+ * one Bun hands over for an HTTP/1.0 request without Host or an https URL built in this process
+ * (pacotes with --url-publica), is re-addressed to http://localhost, its own origin kept for baseUrlOf.
+ */
+function routable(request: Request): Request {
+  const { url } = request
+  if (url.startsWith('http://')) return request
+  const start = url.charCodeAt(0) === 47 ? 0 : pathStart(url)
+  const routed: Addressed = new Request(NO_HOST_ORIGIN + (start < 0 ? '/' : url.slice(start)), request)
+  routed[ORIGIN] = start > 0 ? url.slice(0, start) : start < 0 ? url : NO_HOST_ORIGIN
+  return routed
+}
+
+/** `to`, made from `from` by a rewrite of its path, keeps the origin routable gave `from`. */
+const sameOrigin = (from: Addressed, to: Addressed): Request => {
+  if (to !== from && from[ORIGIN] !== undefined) to[ORIGIN] = from[ORIGIN]
+  return to
+}
+
+/**
+ * A body sent without Content-Length (chunked), read here up to MAX_BODY_BYTES: the request again
+ * with the body buffered (and a Content-Length), or null when the body is longer (then 413). A
+ * handler that reads the body (POST /mcp) never reads more than the limit.
+ */
+async function boundedBody(request: Request): Promise<Request | null> {
+  const reader = request.body!.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      return null
+    }
+    chunks.push(value)
+  }
+  const headers = new Headers(request.headers)
+  headers.set('content-length', String(size))
+  return sameOrigin(request, new Request(request.url, { method: request.method, headers, body: Buffer.concat(chunks) }))
+}
+
 export function baseUrlOf(ctx: AppContext, request: Request): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl
+  const origin = (request as Addressed)[ORIGIN]
+  if (origin !== undefined) return origin
   // The origin of the absolute URL the server hands over (scheme://host[:port]), without a URL object.
   const { url } = request
   const path = pathStart(url)
@@ -166,7 +229,8 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     return errorResponse(new ApiError('erro_interno', 'Falha inesperada do servidor; tente de novo. O erro foi registrado.'))
   }
 
-  const app = new Elysia({ strictPath: true })
+  // standardHostname off: the router finds the path after any host (routable above).
+  const app = new Elysia({ strictPath: true, handler: { standardHostname: false } })
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
         const { pathname } = new URL(request.url)
@@ -227,11 +291,17 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     })
   }
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (received: Request): Promise<Response> => {
     const started = performance.now()
+    let request = routable(received)
     let response: Response
+    let label = unmatched
+    const mayCarryBody = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS'
+    if (mayCarryBody && request.body && !request.headers.has('content-length')) request = (await boundedBody(request)) ?? request
     if (request.url.length > MAX_URL_BYTES) {
       response = errorResponse(new ApiError('uri_muito_longa', `O endereço passa de ${MAX_URL_BYTES} bytes.`))
+    } else if (mayCarryBody && (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES || (request.body && !request.headers.has('content-length')))) {
+      response = errorResponse(new ApiError('corpo_muito_grande', `O corpo do pedido passa de ${MAX_BODY_BYTES} bytes.`))
     } else if (request.method === 'OPTIONS') {
       const known = knownPath(new URL(request.url).pathname)
       response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
@@ -243,17 +313,17 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       } catch (err) {
         response = failure(err, m.path)
       }
-      if (metrics) metrics.request(metrics.indexOf(m.path), response.status, (performance.now() - started) / 1000)
+      label = metrics?.indexOf(m.path) ?? unmatched
     } else {
-      const routed = withSlashInParameter(withoutTrailingSlash(request))
+      const routed = sameOrigin(request, withSlashInParameter(withoutTrailingSlash(request)))
       try {
         response = await app.handle(routed)
       } catch (err) {
         response = failure(err, 'handle')
       }
-      if (metrics) metrics.request(answeredBy.get(routed) ?? unmatched, response.status, (performance.now() - started) / 1000)
+      label = answeredBy.get(routed) ?? unmatched
     }
-    if (metrics && (request.url.length > MAX_URL_BYTES || request.method === 'OPTIONS')) metrics.request(unmatched, response.status, (performance.now() - started) / 1000)
+    if (metrics) metrics.request(label, response.status, (performance.now() - started) / 1000)
     // JSON answers carry CORS already (jsonResponse); the others (statics, 204, Elysia's own) get it here.
     if (!response.headers.has('access-control-allow-origin')) for (const [k, v] of CORS_ENTRIES) response.headers.set(k, v)
     // HEAD answers the GET's headers without a body.

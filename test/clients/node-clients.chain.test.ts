@@ -5,43 +5,36 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createApp, ROUTES, type App } from '../../src/app'
-import { loadConfig } from '../../src/core/config'
-import { createLogger } from '../../src/core/log'
+import { ROUTES, type App } from '../../src/app'
 import { exampleRequestOf } from '../../src/core/payments/bazaar'
 import { priceAtomic } from '../../src/core/route'
 import { buildSampleData } from '../helpers'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, type Chain } from '../payments/chain'
+import { HOOK_TIMEOUT_MS, type Chain } from '../payments/chain'
+import { startPaidServer, type PaidServer } from '../payments/paid-server'
 
 let chain: Chain
 let app: App
-let server: ReturnType<typeof Bun.serve>
+let paid: PaidServer
 let baseUrl: string
 
 beforeAll(async () => {
-  chain = await startChain()
-  const config = loadConfig({ dataDir: await buildSampleData(), payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'silent' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
-  app = await createApp(config, { log: createLogger('silent') })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 120 })
-  baseUrl = `http://127.0.0.1:${server.port}`
+  ({ chain, app, baseUrl } = paid = await startPaidServer(await buildSampleData()))
 }, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
-  server?.stop(true)
-  await app?.close()
-  await chain?.stop()
+  await paid?.stop()
 }, HOOK_TIMEOUT_MS)
 
-const paid = ROUTES.filter((r) => r.price !== null && !r.units)
-const callOf = (route: (typeof paid)[number]) => {
+const paidRoutes = ROUTES.filter((r) => r.price !== null && !r.units)
+const callOf = (route: (typeof paidRoutes)[number]) => {
   const example = exampleRequestOf(route)
   const query = new URLSearchParams(example.query).toString()
   return `${route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(example.params[n]!))}${query ? `?${query}` : ''}`
 }
 /** One paid route of every dataset, every pack, and the answers whose 402 used to be largest. */
 const CHOSEN = [
-  ...new Map(paid.map((r) => [r.dataset, r])).values(),
-  ...paid.filter((r) => ['/v1/pacotes/brasil', '/v1/commodities/pacote', '/v1/mercado/pacote', '/v1/commodities/exportacoes', '/v1/tributos/calendario', '/v1/empresa/enriquecer/{cnpj}', '/v1/cadeias/energia_br'].includes(r.path)),
+  ...new Map(paidRoutes.map((r) => [r.dataset, r])).values(),
+  ...paidRoutes.filter((r) => ['/v1/pacotes/brasil', '/v1/commodities/pacote', '/v1/mercado/pacote', '/v1/commodities/exportacoes', '/v1/tributos/calendario', '/v1/empresa/enriquecer/{cnpj}', '/v1/cadeias/energia_br'].includes(r.path)),
 ].filter((r, i, all) => all.indexOf(r) === i)
 
 interface Line { path: string; status?: number; settlement?: { success: boolean; transaction: string } | null; bytes?: number; codigo?: string; erro?: string }

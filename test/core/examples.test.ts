@@ -9,8 +9,9 @@ import { buildOpenApi } from '../../src/core/openapi'
 import { DATASETS } from '../../src/datasets/registry'
 import { buildSampleData } from '../helpers'
 
-/** What changes with the clock: the age and status of polled sources, and health's reasons. */
+/** What changes with the clock: the age and status of polled sources (also said in words: "há 302 dias"), and health's reasons. */
 function steady(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\(há \d+ (s|min|h|dias)\)/g, '(há …)')
   if (Array.isArray(value)) return value.map(steady)
   if (value && typeof value === 'object') {
     const o = value as Record<string, unknown>

@@ -5,17 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types'
-import { createApp, type App } from '../../src/app'
-import { loadConfig } from '../../src/core/config'
-import { createLogger } from '../../src/core/log'
 import { buildFixtureData } from '../cnpj/helpers'
 import { startServe, until } from '../serve-process'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, startFacilitatorServer, type Chain } from './chain'
+import { HOOK_TIMEOUT_MS, startFacilitatorServer, type Chain } from './chain'
+import { startPaidServer, type PaidServer } from './paid-server'
 import { header, signPayment } from './sign'
 
 let chain: Chain
-let app: App
-let server: ReturnType<typeof Bun.serve>
+let paid: PaidServer
 let baseUrl: string
 let dataDir: string
 const logs: string[] = []
@@ -23,19 +20,11 @@ const SITUACAO = '/v1/cnpj/situacao/33683111000280'
 const EMPRESA = '/v1/cnpj/empresa/33683111000280'
 
 beforeAll(async () => {
-  chain = await startChain()
   dataDir = await buildFixtureData()
-  const config = loadConfig({ dataDir, payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'info' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
-  app = await createApp(config, { log: createLogger('info', (l) => logs.push(l)), checkResponses: true })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 60 })
-  baseUrl = `http://127.0.0.1:${server.port}`
+  ;({ chain, baseUrl } = paid = await startPaidServer(dataDir, { logs, checkResponses: true }))
 }, HOOK_TIMEOUT_MS)
 
-afterAll(async () => {
-  server?.stop(true)
-  await app?.close()
-  await chain?.stop()
-}, HOOK_TIMEOUT_MS)
+afterAll(() => paid?.stop(), HOOK_TIMEOUT_MS)
 
 let ids = 0
 const newId = () => `pay_teste_${Date.now()}_${++ids}_${crypto.randomUUID().replace(/-/g, '')}`

@@ -153,9 +153,16 @@ async function runBlock(block: Block): Promise<{ code: number; out: string; err:
 }
 
 /** The options of `dadosbr <command>` (and of `dadosbr <command> <base>` for ingest), from its --help. */
+/** The options a command's --help lists; once per command (the documents name the same few dozens of times, and each start is a second on a busy machine). */
+const helpOptions = new Map<string, Set<string>>()
 function optionsOf(words: string[]): Set<string> {
-  const help = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'cli.ts'), ...words, '--help'], { env: { ...process.env } }).stdout.toString()
-  return new Set([...help.matchAll(/(?:^|\s)(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!))
+  const key = words.join(' ')
+  let known = helpOptions.get(key)
+  if (!known) {
+    const help = Bun.spawnSync([process.execPath, join(ROOT, 'src', 'cli.ts'), ...words, '--help'], { env: { ...process.env } }).stdout.toString()
+    helpOptions.set(key, (known = new Set([...help.matchAll(/(?:^|\s)(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!))))
+  }
+  return known
 }
 
 describe('docs: every sh block', () => {

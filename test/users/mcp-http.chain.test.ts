@@ -15,25 +15,20 @@ import { loadConfig } from '../../src/core/config'
 import { createLogger } from '../../src/core/log'
 import { toolName } from '../../src/mcp/tools'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, type Chain } from '../payments/chain'
+import { HOOK_TIMEOUT_MS, type Chain } from '../payments/chain'
+import { startPaidServer, type PaidServer } from '../payments/paid-server'
 
 let chain: Chain
 let app: App
-let server: ReturnType<typeof Bun.serve>
+let paid: PaidServer
 let baseUrl: string
 
 beforeAll(async () => {
-  chain = await startChain()
-  const config = loadConfig({ dataDir: await buildFixtureData(), payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'silent' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
-  app = await createApp(config, { log: createLogger('silent') })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 60 })
-  baseUrl = `http://127.0.0.1:${server.port}`
+  ({ chain, app, baseUrl } = paid = await startPaidServer(await buildFixtureData()))
 }, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
-  server?.stop(true)
-  await app?.close()
-  await chain?.stop()
+  await paid?.stop()
 }, HOOK_TIMEOUT_MS)
 
 async function payer() {

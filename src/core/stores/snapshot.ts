@@ -36,9 +36,9 @@ export async function openSnapshot<F, M extends SnapshotManifest = SnapshotManif
   const root = resolve(config.dataDir, spec.dataset)
   const link = join(root, CURRENT_LINK)
   if (!existsSync(link)) throw new Error(`arquivo de dados ausente em ${config.dataDir}; rode 'dadosbr ingest ${spec.dataset}' (ou --amostra, a amostra embutida)`)
-  const follower = await followLink<Snapshot<F, M>>(
-    link,
-    async (target) => {
+  const follower = await followLink<Snapshot<F, M>>(link, {
+    dataset: spec.dataset,
+    open: async (target) => {
       const dir = resolve(root, target)
       const manifest = readManifest<M>(dir)
       if (manifest.formato !== spec.formato)
@@ -47,17 +47,21 @@ export async function openSnapshot<F, M extends SnapshotManifest = SnapshotManif
       log.info(`base ${spec.dataset} carregada`, { referencia: manifest.referencia, pasta: target })
       return { dir, manifest, files }
     },
-    (snapshot) => spec.close(snapshot.files),
-    (err) => log.error(`nova base ${spec.dataset} não abriu; mantida a anterior`, { erro: err instanceof Error ? err.message : String(err) }),
-  )
-  if (!follower.peek()) throw new Error(`${link} não aponta para uma base válida`)
+    close: (snapshot) => spec.close(snapshot.files),
+    onError: (err, serving) =>
+      serving
+        ? log.error(`nova base ${spec.dataset} não abriu; mantida a anterior`, { erro: err instanceof Error ? err.message : String(err) })
+        : log.error(`base ${spec.dataset} indisponível`, { erro: err instanceof Error ? err.message : String(err) }),
+    onDrop: (target, err) => log.error(`base ${spec.dataset} fora do ar: arquivo danificado`, { pasta: target, erro: err instanceof Error ? err.message : String(err) }),
+  })
   return {
     use: (fn) => follower.use(fn),
     peek: () => follower.peek(),
     reload: () => follower.check(),
+    unavailable: () => follower.unavailable(),
     async health(): Promise<DatasetHealth> {
       const s = follower.peek()
-      return s ? { ok: true, referencia: s.manifest.referencia } : { ok: false, motivo: 'nenhuma base aberta' }
+      return s ? { ok: true, referencia: s.manifest.referencia } : { ok: false, motivo: follower.unavailable() ?? 'nenhuma construção aberta' }
     },
     close: () => follower.close(),
   }

@@ -15,5 +15,13 @@ export function fileUri(path: string): string {
 export function openImmutable(path: string): Database {
   // SQLite's own error for a missing file ("unable to open database file") does not say which.
   if (!existsSync(path)) throw new Error(`arquivo ausente: ${path}`)
-  return new Database(`${fileUri(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI)
+  const db = new Database(`${fileUri(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI)
+  try {
+    // The probe: SQLite reads nothing until a query; the schema's pages must read before the file serves.
+    db.query('SELECT count(*) FROM sqlite_schema').get()
+  } catch (err) {
+    db.close()
+    throw new Error(`${path}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+  return db
 }

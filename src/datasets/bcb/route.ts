@@ -1,4 +1,5 @@
 // HTTP only: the Banco Central check (SPEC §4) and its free sample; the work is in service.ts.
+import { servingStore } from '../../core/context'
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
 import { InstituicaoAmostra, InstituicaoBcb, RaizPath } from './model'
@@ -45,7 +46,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('bcb') as BcbStore | null | undefined
+    const store = servingStore<BcbStore>(ctx, 'bcb')
     const live = store ? await store.use((s) => instituicao(s.files, AMOSTRA_RAIZ)) : null
     return live?.autorizada ? { ...live, amostra: true as const } : amostraCopia
   },

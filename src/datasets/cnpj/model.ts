@@ -91,7 +91,12 @@ export const EmpresaCompleta = Empresa.extend({
   total_filiais: z.number().int(),
 })
 
-export const EmpresaAmostra = EmpresaCompleta.extend({ amostra: z.literal(true) })
+export const EmpresaAmostra = EmpresaCompleta.extend({
+  amostra: z.literal(true),
+  origem: z
+    .enum(['base_carregada', 'copia_embutida'])
+    .describe('base_carregada: lida do cadastro carregado neste servidor (fonte.referencia é o mês dele); copia_embutida: a cópia embutida no programa, construída da amostra do repositório (o cadastro carregado não tem a empresa, ou nenhum está carregado)'),
+})
 
 export const Situacao = z.object({
   cnpj: z.string(),

@@ -1,6 +1,6 @@
 // HTTP only: each registry route with its price (SPEC §4) and schemas; the work is in service.ts.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Lote, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
@@ -134,7 +134,7 @@ export const socioBusca = defineRoute({
  * synthetic dump) or no data is loaded, so the free sample never fails. Its fonte.referencia is
  * the copy's own month.
  */
-const amostraCopia = AMOSTRA_COPIA as z.output<typeof EmpresaAmostra>
+const amostraCopia = { ...(AMOSTRA_COPIA as Omit<z.output<typeof EmpresaAmostra>, 'origem'>), origem: 'copia_embutida' as const }
 
 export const amostra = defineRoute({
   path: '/v1/cnpj/amostra',
@@ -142,16 +142,16 @@ export const amostra = defineRoute({
   summary: 'Amostra grátis: cadastro completo de uma empresa fixa (SERPRO, 33.683.111/0002-80)',
   description:
     'Da base carregada quando ela tem a empresa; senão (base parcial ou sintética, ou nenhuma base carregada), de uma cópia ' +
-    'embutida no programa, construída da amostra do repositório: fonte.referencia diz o mês de onde ela veio.',
+    'embutida no programa, construída da amostra do repositório: origem diz qual das duas, e fonte.referencia o mês de onde ela veio.',
   price: null,
   response: EmpresaAmostra,
   errors: [],
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('cnpj') as CnpjStore | null | undefined
+    const store = servingStore<CnpjStore>(ctx, 'cnpj')
     const live = store
       ? await store.use(async (files) => {
           try {
-            return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const }
+            return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const, origem: 'base_carregada' as const }
           } catch (err) {
             if (err instanceof ApiError && err.codigo === 'nao_encontrado') return null
             throw err

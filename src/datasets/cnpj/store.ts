@@ -42,28 +42,33 @@ export interface MunicipiosIbge {
 export interface CnpjStore extends DatasetStore {
   /** A synchronous fn releases the month at once (no promise in between: src/core/stores/current-link.ts). */
   use<R>(fn: (files: CnpjFiles) => R | Promise<R>): Promise<R>
+  unavailable(): string | null
   /** Re-reads the current link now (tests; the server polls it every 2 s). */
   reload(): Promise<boolean>
 }
 
 const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
 
-/** The month's small code tables (a few thousand rows), read once from its DuckDB file. */
+/**
+ * The month's small code tables (a few thousand rows) and the IBGE code of each municipality,
+ * read once from its DuckDB file, one after the other on the reader's one connection: a failed read
+ * (a damaged file) stops the rest before the reader closes.
+ */
 async function readLookups(path: string): Promise<Pick<CnpjFiles, 'lookups' | 'ibge'>> {
   const duck = await openDuckDb(path, 1)
   try {
-    const read = async (table: string): Promise<Lookup> =>
-      new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
-    const lookups = Object.fromEntries(await Promise.all(LOOKUP_TABLES.map(async (t) => [t, await read(t)]))) as CnpjFiles['lookups']
+    const lookups: Record<string, Lookup> = {}
+    for (const table of LOOKUP_TABLES)
+      lookups[table] = new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
     const ibge: MunicipiosIbge = { porTom: new Map(), tomsPorIbge: new Map() }
     for (const r of await duck.query(SQL.municipiosIbge)) {
       const [tom, code] = [String(r.codigo), String(r.codigo_ibge)]
       ibge.porTom.set(tom, code)
       ibge.tomsPorIbge.set(code, [...(ibge.tomsPorIbge.get(code) ?? []), tom])
     }
-    return { lookups, ibge }
+    return { lookups: lookups as CnpjFiles['lookups'], ibge }
   } finally {
-    duck.close()
+    await duck.close()
   }
 }
 
@@ -132,30 +137,34 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
   const root = resolve(config.dataDir, DATASET_DIR)
   const link = join(root, CURRENT_LINK)
   if (!existsSync(link)) throw new Error(`arquivo de dados ausente em ${config.dataDir}; rode 'dadosbr ingest cnpj'`)
-  const follower: Follower<CnpjFiles> = await followLink(
-    link,
-    async (target) => {
+  const follower: Follower<CnpjFiles> = await followLink(link, {
+    dataset: DATASET_DIR,
+    open: async (target) => {
       const dir = resolve(root, target)
       const files = await openFiles(dir)
       log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
       if (config.prewarm) files.prewarm = startPrewarm(dir, files.referencia, log)
       return files
     },
-    (files) => {
+    close: (files) => {
       files.prewarm?.stop()
       files.search.close()
       files.partnerSearch.close()
       files.cards.close()
     },
-    (err) => log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) }),
-  )
-  if (!follower.peek()) throw new Error(`${link} não aponta para uma base válida`)
+    onError: (err, serving) =>
+      serving
+        ? log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) })
+        : log.error('base CNPJ indisponível', { erro: err instanceof Error ? err.message : String(err) }),
+    onDrop: (target, err) => log.error('base CNPJ fora do ar: arquivo danificado', { pasta: target, erro: err instanceof Error ? err.message : String(err) }),
+  })
   return {
     use: (fn) => follower.use(fn),
     reload: () => follower.check(),
+    unavailable: () => follower.unavailable(),
     async health(): Promise<DatasetHealth> {
       const files = follower.peek()
-      return files ? { ok: true, referencia: files.referencia } : { ok: false, motivo: 'nenhuma base aberta' }
+      return files ? { ok: true, referencia: files.referencia } : { ok: false, motivo: follower.unavailable() ?? 'nenhuma construção aberta' }
     },
     close: () => follower.close(),
   }

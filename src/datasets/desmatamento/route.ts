@@ -1,4 +1,5 @@
 // HTTP only: the deforestation routes (SPEC §4 Deforestation) and the free sample; the work is in service.ts.
+import { servingStore } from '../../core/context'
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
 import { Amostra, CnpjPath, Fornecedor, IbgePath, MunicipioDesmatamento, RankingQuery, RankingResposta } from './model'
@@ -82,7 +83,7 @@ export const amostraRoute = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('desmatamento') as DesmatamentoStore | null | undefined
+    const store = servingStore<DesmatamentoStore>(ctx, 'desmatamento')
     return store ? store.use((s) => amostra(s.files)) : amostraCopia
   },
 })

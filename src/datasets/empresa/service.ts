@@ -3,7 +3,7 @@
 // its route uses (no HTTP between parts). The registry anchors it: an unknown CNPJ is a 404. Any
 // other base not loaded leaves its part null, and `fontes` says why and how to load it.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, whyUnavailable, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { consultarBcb } from '../bcb/service'
 import * as cnpjService from '../cnpj/service'
@@ -23,7 +23,7 @@ type Parte = keyof typeof BASES
 /** Why a base's part is missing: the reason its files did not open, and the command that builds them. */
 function ausente(ctx: AppContext, parte: Parte): Fonte {
   const name = DATASET[parte]
-  const why = ctx.openFailures.get(name)
+  const why = ctx.stores.get(name) ? whyUnavailable(ctx, name) : ctx.openFailures.get(name)
   return {
     base: BASES[parte],
     disponivel: false,
@@ -36,7 +36,7 @@ const presente = (parte: Parte, referencia: string | null): Fonte => ({ base: BA
 
 /** One part read through its route's function; null (and why) when its base is not loaded. */
 async function parte<T>(ctx: AppContext, nome: Parte, read: () => Promise<T>, referencia: (value: T) => string | null): Promise<{ value: T | null; fonte: Fonte }> {
-  if (!ctx.stores.get(DATASET[nome])) return { value: null, fonte: ausente(ctx, nome) }
+  if (!servingStore(ctx, DATASET[nome])) return { value: null, fonte: ausente(ctx, nome) }
   try {
     const value = await read()
     return { value, fonte: presente(nome, referencia(value)) }

@@ -1,6 +1,6 @@
 // HTTP only: each fund route with its price (SPEC §4 Funds) and schemas; the work is in service.ts.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { defineRoute } from '../../core/route'
 import { Amostra, Carteira, CnpjPath, Consulta, Fluxos, FluxosQuery, Movimentacoes, MovimentacoesQuery, Ranking, RankingQuery } from './model'
 import * as service from './service'
@@ -107,7 +107,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('fundos') as FundosStore | null | undefined
+    const store = servingStore<FundosStore>(ctx, 'fundos')
     const live = store ? await store.use((s) => service.amostra(s.files)) : null
     return live ?? amostraCopia
   },

@@ -1,4 +1,5 @@
 // HTTP only: the screening route (SPEC §4) and its free sample; the work is in service.ts.
+import { servingStore } from '../../core/context'
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
 import { CnpjPath, Triagem, TriagemAmostra, TriagemLote } from './model'
@@ -75,7 +76,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('integridade') as IntegridadeStore | null | undefined
+    const store = servingStore<IntegridadeStore>(ctx, 'integridade')
     const live = store ? await store.use((s) => triagem(s.files, AMOSTRA_CNPJ)) : null
     return live && live.total_apontamentos > 0 ? { ...live, amostra: true as const } : amostraCopia
   },

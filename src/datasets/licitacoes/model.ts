@@ -79,8 +79,11 @@ export const Oportunidade = z.object({
 })
 
 export const Abertas = z.object({
-  total: z.number().int(),
+  total: z.number().int().describe('licitações ainda abertas em abertas_em que atendem aos filtros'),
   pagina: z.number().int(),
   oportunidades: z.array(Oportunidade),
+  abertas_em: z.string().describe('o instante contra o qual o prazo de propostas é conferido (ISO 8601, UTC): agora; na amostra embutida (fonte.status amostra), o instante em que ela foi gravada'),
+  encerradas_omitidas: z.number().int().describe('licitações da cópia (e da uf pedida) cujo prazo de propostas já passou em abertas_em: omitidas'),
+  aviso: z.string().nullable().describe('quando a cópia é mais velha que o intervalo prometido (ou é a amostra): de quando ela é e por quê; null quando está em dia'),
   fonte: FonteFeed,
 })

@@ -1,6 +1,6 @@
 // HTTP only: the procurement routes with their prices (SPEC §4) and schemas; the work is in service.ts.
 import type { z } from 'zod'
-import { storeOf, type AppContext } from '../../core/context'
+import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { defineRoute } from '../../core/route'
 import { Abertas, AbertasQuery, CnpjPath, Fornecedor, FornecedorAmostra } from './model'
 import * as service from './service'
@@ -35,9 +35,11 @@ export const abertas = defineRoute({
   dataset: 'licitacoes',
   summary: 'Licitações com recebimento de propostas aberto (PNCP)',
   description:
-    'Sempre 200 para um pedido válido e nunca espera o PNCP (que leva 15-22 s por consulta): a resposta vem de uma cópia local de cada consulta ' +
-    '(uf, modalidade), atualizada em segundo plano a cada PNCP_ABERTAS_MINUTOS minutos (padrão 30) e guardada em disco. fonte.status: ok (cópia dentro do ' +
-    'intervalo), cache_servido (mais velha, porque a atualização falhou ou ainda roda), fonte_indisponivel (nenhuma cópia desta consulta ainda: lista vazia). ' +
+    'Nunca espera o PNCP (que leva 15-22 s por consulta): a resposta vem de uma cópia local da lista inteira de cada modalidade, atualizada em segundo plano ' +
+    'a cada PNCP_ABERTAS_MINUTOS minutos (padrão 30) e guardada em disco; `uf` filtra essa cópia (só sem ela uma UF tem cópia própria). ' +
+    'Licitações cujo prazo de propostas já passou ficam de fora (encerradas_omitidas). fonte.status: ok (cópia dentro do intervalo), cache_servido ' +
+    '(mais velha, porque a atualização falhou ou ainda roda: aviso diz de quando), amostra (a amostra embutida, conferida na data em que foi gravada). ' +
+    'Sem nenhuma cópia da consulta ainda: 503 dados_indisponiveis, sem cobrança. ' +
     'Ordem: encerramento das propostas mais próximo primeiro. modalidade: código do PNCP (6 = pregão eletrônico, o padrão; 1 a 13).',
   price: 0.01,
   query: AbertasQuery,
@@ -58,7 +60,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('licitacoes') as ContractsStore | null | undefined
+    const store = servingStore<ContractsStore>(ctx, 'licitacoes')
     const live = store ? await store.use((s) => service.fornecedor(s.files, AMOSTRA_CNPJ)) : null
     return live && live.resumo.total_contratos > 0 ? { ...live, amostra: true as const } : amostraCopia
   },

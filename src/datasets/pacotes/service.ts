@@ -6,7 +6,7 @@
 // bytes is not parsed again).
 import type { AppContext } from '../../core/context'
 import { ApiError, JsonText } from '../../core/errors'
-import type { RouteDef } from '../../core/route'
+import { semDadosErro, type RouteDef } from '../../core/route'
 import { catalogo, CRITERIO_BRASIL, nomeDa, partesDoBrasil, PRECO_BRASIL, resumo, rotasServidas, ROTA_BRASIL, type Pacote } from './catalogo'
 
 /** How long a part may take before the pack goes without it. */
@@ -65,6 +65,8 @@ export async function brasil(ctx: AppContext, request: Request, baseUrl: string,
   const meta = resumoBrasil(ctx)
   const rotas = partesDoBrasil(rotasServidas(ctx))
   const resultados = await Promise.all(rotas.map((r) => executar(r, ctx, request, baseUrl, tempoMs)))
+  // Never paid for nothing: a pack is billable only with at least one part.
+  if (!resultados.some((x) => x.json)) throw semDadosErro(`nenhuma das ${resultados.length} partes respondeu (${resultados.map((x) => `${x.rota.path}: ${x.falha!.codigo}`).join('; ')})`)
   const porFamilia = new Map<string, Resultado[]>()
   for (const x of resultados) {
     const l = porFamilia.get(x.rota.dataset) ?? []

@@ -3,7 +3,7 @@
 // calendar read only the annex data the program carries, so they answer without it.
 import type { z } from 'zod'
 import type { AppContext } from '../../core/context'
-import { storeOf } from '../../core/context'
+import { servingStore, storeOf } from '../../core/context'
 import { JsonText } from '../../core/errors'
 import { defineRoute } from '../../core/route'
 import { BuscaQuery, BuscaResultado, CalendarioResultado, NcmAmostra, NcmPath, NcmQuery, NcmResultado } from './model'
@@ -18,7 +18,7 @@ export const AMOSTRA_ANO = 2026
 
 /** The build in use, when there is one: the search and the calendar only quote its table's date. */
 function filesOf(ctx: AppContext): TributosFiles | null {
-  return (ctx.stores.get('tributos') as TributosStore | null | undefined)?.peek()?.files ?? null
+  return servingStore<TributosStore>(ctx, 'tributos')?.peek()?.files ?? null
 }
 
 export const ncmRoute = defineRoute({
@@ -90,7 +90,7 @@ export const amostra = defineRoute({
   errors: [],
   example: amostraCopia,
   handler: async ({ ctx }) => {
-    const store = ctx.stores.get('tributos') as TributosStore | null | undefined
+    const store = servingStore<TributosStore>(ctx, 'tributos')
     const live = store ? await store.use((s) => (s.files.porCodigo.has(AMOSTRA_NCM) ? consultarNcmJson(s.files, AMOSTRA_NCM, AMOSTRA_ANO) : null)) : null
     return new JsonText(live ? `${live.slice(0, -1)},"amostra":true}` : amostraCopiaJson)
   },

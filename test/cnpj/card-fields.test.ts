@@ -75,7 +75,7 @@ describe('the same value for the same field on every route', () => {
     })
     const bulk = (await get(app, `/v1/cnpj/lote?cnpjs=${cnpj}`)).body
     expect(bulk.itens[0].resultado).toEqual(one)
-    const { socios: _s, total_socios: _t, filiais: _f, total_filiais: _tf, amostra, ...sampleCard } = (await get(app, '/v1/cnpj/amostra')).body
+    const { socios: _s, total_socios: _t, filiais: _f, total_filiais: _tf, amostra, origem, ...sampleCard } = (await get(app, '/v1/cnpj/amostra')).body
     expect(sampleCard).toEqual(await card('33683111000280'))
   })
 })

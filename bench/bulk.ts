@@ -3,12 +3,12 @@
 // (latency alone, CNPJs/s under load); every new search filter and every pair of them, with and
 // without uf, under 16 connections (p95); the partner document; `dadosbr consultar cnpj` on a list
 // of N CNPJs (time, peak memory). Every figure with the machine's load.
-//   bun bench/bulk.ts --data DIR [--so empresa,lote,filtros,consultar] [--cli src/cli.ts] [--linhas 1000000]
+//   bun bench/bulk.ts --data DIR [--so empresa,lote,filtros,consultar] [--cli src/cli.ts] [--linhas 1000000] [--pausar-damon]
 // --data: a data folder with data/cnpj/current (bench/registry.ts --so-ingestao builds one);
 // --cli: another checkout's src/cli.ts, to measure its server on the same data (the figures of
 // the card before and after a change).
 import { DuckDBInstance } from '@duckdb/node-api'
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { alone, haveWrk, machineLoad, opt, startServer, timed, treeRss, withBareBun, wrk, type WrkResult } from './lib'
 
@@ -44,14 +44,40 @@ const take = (() => {
   return (n: number) => cnpjs.slice(at, (at += n))
 })()
 
+/**
+ * The server as shipped, measured once its prewarm has read what fits (its log says each file read,
+ * the one read in part, or that there was no memory for it): before that, a never-asked CNPJ is
+ * read from disk.
+ */
 async function server() {
-  const s = await startServer({ data, args: ['--pre-leitura', '1'], ...(cli ? { cli: resolve(cli) } : {}) })
-  console.log(`servidor: ${s.processes} processos, pronto em ${fmt(s.startSeconds)} s${cli ? ` (${cli})` : ''}`)
+  const warm: string[] = []
+  let warmed: () => void = () => {}
+  const prewarm = new Promise<void>((done) => (warmed = done))
+  const s = await startServer({
+    data,
+    args: ['--pre-leitura', '1'],
+    ...(cli ? { cli: resolve(cli) } : {}),
+    onLine: (line) => {
+      if (line.includes('cache de páginas') || line.includes('sem memória')) warm.push(line.replace(/^\S+ \w+ /, ''))
+      if (line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))) warmed()
+    },
+  })
+  await Promise.race([prewarm, s.exited])
+  console.log(`servidor: ${s.processes} processos, pronto em ${fmt(s.startSeconds)} s${cli ? ` (${cli})` : ''}; pré-leitura: ${warm.join('; ')}`)
   return s
 }
 
+/** This VM pages out file pages idle for 60 s (DAMON: docs/desempenho.md); --pausar-damon measures /empresa again with it paused, as on an ordinary server. */
+const DAMON = '/sys/kernel/mm/damon/admin/kdamonds/0/state'
+const damonOn = () => { try { return readFileSync(DAMON, 'utf8').trim() === 'on' } catch { return false } }
+
 // ---- /v1/cnpj/empresa, never-asked CNPJs, beside bare Bun ----
-if (only.has('empresa') && haveWrk()) {
+const pauseDamon = process.argv.includes('--pausar-damon') && damonOn()
+for (const paused of only.has('empresa') && haveWrk() ? (pauseDamon ? [false, true] : [false]) : []) {
+  if (paused) {
+    writeFileSync(DAMON, 'off')
+    console.log('-- de novo, com o DAMON do kernel pausado --')
+  }
   const s = await server()
   try {
     const paths = take(250_000).map((x) => `/v1/cnpj/empresa/${x}`)
@@ -68,6 +94,7 @@ if (only.has('empresa') && haveWrk()) {
     console.log(`RSS do servidor: ${mb([...treeRss(s.pid).values()].reduce((a, b) => a + b, 0))}`)
   } finally {
     await s.stop()
+    if (paused) writeFileSync(DAMON, 'on')
   }
 }
 

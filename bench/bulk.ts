@@ -27,7 +27,7 @@ const line = (name: string, r: WrkResult) =>
 const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
 const c = await db.connect()
 const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows()
-const cnpjs = (await rows('SELECT cnpj FROM estabelecimentos USING SAMPLE 600000')).map((r) => String(r[0]))
+const cnpjs = (await rows('SELECT cnpj FROM estabelecimentos USING SAMPLE 1000000')).map((r) => String(r[0]))
 const top = async (sql: string) => String((await rows(sql))[0]![0])
 const cnaeSecundario = await top("SELECT c FROM (SELECT unnest(string_split(cnaes_secundarios, ',')) AS c FROM estabelecimentos USING SAMPLE 200000) GROUP BY c ORDER BY count(*) DESC LIMIT 1")
 const cnaeRaro = await top("SELECT cnae_principal FROM estabelecimentos WHERE situacao = '02' GROUP BY 1 ORDER BY count(*) ASC LIMIT 1")

@@ -163,8 +163,8 @@ export function intParam(min: number, max: number) {
 
 /**
  * A decimal query parameter (money): digits with at most two decimals after a point (no comma, no
- * exponent, no sign), between min and max. The OpenAPI document shows it as a number with its
- * bounds and an example.
+ * exponent, no sign), between min and max. Described as intParam is (the text's pattern, the
+ * number's range as minimum and maximum), with an example.
  */
 export function decimalParam(min: number, max: number, example: number) {
   const message = `deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${example})`
@@ -173,7 +173,7 @@ export function decimalParam(min: number, max: number, example: number) {
     .regex(/^\d{1,16}(\.\d{1,2})?$/, message)
     .transform(Number)
     .pipe(z.number().min(min, message).max(max, message))
-    .meta({ type: 'number', minimum: min, maximum: max, example })
+    .meta({ minimum: min, maximum: max, example: String(example) })
 }
 
 /** true or false, as text. */

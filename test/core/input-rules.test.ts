@@ -170,8 +170,8 @@ describe('the bounds of every query parameter, declared in /openapi.json', () =>
       for (const p of doc.paths[route.path].get.parameters.filter((x: any) => x.in === 'query' && x.schema.minimum !== undefined && x.schema.maximum !== undefined)) {
         const { minimum: min, maximum: max } = p.schema as { minimum: number; maximum: number }
         const base = exampleInputOf(route).query
-        // Integers (intParam) and money (decimalParam: shown as a number, with its example) say their own rule.
-        const message = p.schema.type === 'number'
+        // Integers (intParam) and money (decimalParam: cents allowed, with its example) say their own rule.
+        const message = p.schema.pattern?.includes('.')
           ? `parâmetro de consulta '${p.name}': deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${p.schema.example})`
           : `parâmetro de consulta '${p.name}': deve ser um número inteiro de ${min} a ${max}`
         expect([route.path, p.name, refused(route, { ...base, [p.name]: String(max) }), refused(route, { ...base, [p.name]: String(min) })]).toEqual([route.path, p.name, null, null])

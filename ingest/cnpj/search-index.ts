@@ -5,7 +5,7 @@
 // src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { BRANCH_UNIT, capitalBucket, documentKey, PARTNER_RANK_SQL, CNAE_SLOTS, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, openingYearSlot, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, capitalBucket, capitalBucketFloor, FIRST_OPENING_YEAR, simplesState, documentKey, PARTNER_RANK_SQL, CNAE_SLOTS, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, openingYearSlot, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
@@ -247,12 +247,21 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
       if (slot !== null) secondary.add(filterToken.cnaeSecundario(slot))
     }
     tokens.push(...secondary)
-    const bucket = capitalBucket(row[at.capital_social]!)
-    if (bucket !== null) tokens.push(filterToken.capital(bucket))
+    const capital = row[at.capital_social]!
+    const bucket = capitalBucket(capital)
+    if (bucket === null) tokens.push(filterToken.semCapital)
+    else {
+      tokens.push(filterToken.capital(bucket))
+      if (Math.round(Number(capital) * 100) === Math.round(capitalBucketFloor(bucket) * 100)) tokens.push(filterToken.capitalPiso(bucket))
+    }
     const abertura = row[at.abertura]
-    tokens.push(abertura ? filterToken.abertura(openingYearSlot(Math.floor(Number(abertura) / 10000))) : filterToken.semAbertura)
-    if (row[at.opcao_simples] === 'true') tokens.push(filterToken.simples)
-    if (row[at.opcao_mei] === 'true') tokens.push(filterToken.mei)
+    if (!abertura) tokens.push(filterToken.semAbertura)
+    else {
+      const year = Math.floor(Number(abertura) / 10000)
+      tokens.push(filterToken.abertura(openingYearSlot(year)))
+      if (year >= FIRST_OPENING_YEAR) tokens.push(filterToken.aberturaMes(year, Math.floor(Number(abertura) / 100) % 100))
+    }
+    tokens.push(filterToken.simples(simplesState(row[at.opcao_simples] === 'true', row[at.opcao_mei] === 'true')))
     for (const t of tokens) if (t) counts.set(t, (counts.get(t) ?? 0) + 1)
     return tokens
   }

@@ -3,16 +3,25 @@ import { describe, expect, test } from 'bun:test'
 import { capitalBucket, capitalBucketFloor, filterToken, openingYearSlot } from '../../src/datasets/cnpj/layout'
 import { matchOf, planFilters, type FilterStats } from '../../src/datasets/cnpj/search-filters'
 
-/** An index of 1000 rows: capital buckets 0-30 with 20 rows each, years 1990-2026 with 20 each, a few CNAEs and natures. */
+/**
+ * An index of 1000 rows: capital buckets 0-30 with 20 rows each (and the floor of bucket 20),
+ * opening years 1990-2026 with their months, the four Simples states, a CNAE and a legal nature.
+ */
 function stats(): FilterStats {
-  const rows = new Map<string, number>([[filterToken.qualquer, 1000], [filterToken.simples, 300], [filterToken.natureza('2062')!, 100]])
+  const rows = new Map<string, number>([[filterToken.qualquer, 1000], [filterToken.natureza('2062')!, 100], [filterToken.semCapital, 10], [filterToken.semAbertura, 10]])
+  for (let s = 0; s < 4; s++) rows.set(filterToken.simples(s), 250)
   for (let b = 0; b <= 30; b++) rows.set(filterToken.capital(b), 20)
-  for (let y = 1990; y <= 2026; y++) rows.set(filterToken.abertura(openingYearSlot(y)), 20)
+  rows.set(filterToken.capitalPiso(20), 5)
+  for (let y = 1990; y <= 2026; y++) {
+    rows.set(filterToken.abertura(openingYearSlot(y)), 24)
+    for (let m = 1; m <= 12; m++) rows.set(filterToken.aberturaMes(y, m), 2)
+  }
   rows.set(filterToken.cnae(0), 50)
   rows.set(filterToken.cnaeSecundario(0), 40)
   return { rows, cnaeSlot: new Map([['4771701', 0]]), total: 1000 }
 }
 const q = (t: string) => `"${t}"`
+const or = (ts: string[]) => (ts.length === 1 ? ts[0]! : `(${ts.join(' OR ')})`)
 
 describe('capital buckets', () => {
   test('1-2-5 per power of ten, round values start a bucket, worked out on the digits', () => {
@@ -25,32 +34,51 @@ describe('capital buckets', () => {
 
 describe('planFilters', () => {
   test('equality filters are words; a CNAE by its slot; an unknown value matches nothing', () => {
-    const p = planFilters(stats(), { cnae_qualquer: '4771701', natureza_juridica: '2062', simples: false })
-    expect(matchOf(p, null)).toBe(`((${q(filterToken.cnae(0))} OR ${q(filterToken.cnaeSecundario(0))}) AND ${q(filterToken.natureza('2062')!)}) NOT ${q(filterToken.simples)}`)
+    const p = planFilters(stats(), { cnae_qualquer: '4771701', natureza_juridica: '2062' })
+    expect(matchOf(p, null)).toBe(`(${q(filterToken.cnae(0))} OR ${q(filterToken.cnaeSecundario(0))}) AND ${q(filterToken.natureza('2062')!)}`)
     expect(p.checks).toEqual([])
     expect(planFilters(stats(), { cnae: '0111301' }).nada).toBe(true)
     expect(planFilters(stats(), { municipiosIbge: [] }).nada).toBe(true)
   })
 
-  test('a range on round bounds is its buckets alone; inside a bucket, its edge is checked on the doc row', () => {
-    const round = planFilters(stats(), { capital_min: 1_000_000, capital_max: 4_999_999.99 })
-    expect(round.words).toEqual([`(${[20, 21].map((b) => q(filterToken.capital(b))).join(' OR ')})`])
-    expect(round.checks).toEqual([])
-    const inside = planFilters(stats(), { capital_min: 1_500_000, capital_max: 3_000_000 })
-    expect(inside.words).toEqual([`(${[20, 21].map((b) => q(filterToken.capital(b))).join(' OR ')})`])
-    expect(inside.checks).toEqual(['d.capital >= $capital_min', 'd.capital <= $capital_max'])
-    expect(inside.params).toEqual({ $capital_min: 1_500_000, $capital_max: 3_000_000 })
-    const year = planFilters(stats(), { abertura_de: '2020-01-01', abertura_ate: '2020-12-31' })
-    expect([year.words, year.checks]).toEqual([[q(filterToken.abertura(openingYearSlot(2020)))], []])
-    expect(planFilters(stats(), { abertura_de: '2020-03-01', abertura_ate: '2020-03-31' }).checks).toEqual(['d.abertura >= $de', 'd.abertura <= $ate'])
+  test('Simples and MEI: the states that agree, one word each, never NOT', () => {
+    const states = (f: { simples?: boolean; mei?: boolean }) => matchOf(planFilters(stats(), f), null)
+    expect(states({ simples: true })).toBe(or([1, 3].map((s) => q(filterToken.simples(s)))))
+    expect(states({ simples: false })).toBe(or([0, 2].map((s) => q(filterToken.simples(s)))))
+    expect(states({ simples: true, mei: false })).toBe(q(filterToken.simples(1)))
+    expect(states({ simples: false, mei: true })).toBe(q(filterToken.simples(2)))
   })
 
-  test('a range holding half the rows or more is only checked on the doc rows of the rest of the expression (qualquer when nothing else)', () => {
-    const wide = planFilters(stats(), { capital_min: 1 })
+  test('a range on round bounds is exact with words alone: its buckets, and the floor of a round maximum', () => {
+    const round = planFilters(stats(), { capital_min: 1_000_000, capital_max: 5_000_000 })
+    // (The floor of [5 000 000, 10 000 000) has no row in this index: no word for it.)
+    expect(round.words).toEqual([or([20, 21].map((b) => q(filterToken.capital(b))))])
+    expect(round.checks).toEqual([])
+    const inside = planFilters(stats(), { capital_min: 1_500_000, capital_max: 3_000_000 })
+    expect(inside.words).toEqual([or([20, 21].map((b) => q(filterToken.capital(b))))])
+    expect(inside.checks).toEqual(['d.capital >= $capital_min', 'd.capital <= $capital_max'])
+    expect(inside.params).toEqual({ $capital_min: 1_500_000, $capital_max: 3_000_000 })
+    // capital_max=1000000: the buckets below and the floor of [1 000 000, 2 000 000).
+    const max = planFilters(stats(), { capital_min: 500_000, capital_max: 1_000_000 })
+    expect([max.words, max.checks]).toEqual([[or([q(filterToken.capital(19)), q(filterToken.capitalPiso(20))])], []])
+  })
+
+  test('dates: whole years by year, partial years by month, partial months checked on the doc row', () => {
+    const year = planFilters(stats(), { abertura_de: '2020-01-01', abertura_ate: '2020-12-31' })
+    expect([year.words, year.checks]).toEqual([[q(filterToken.abertura(openingYearSlot(2020)))], []])
+    const months = planFilters(stats(), { abertura_de: '2015-03-01', abertura_ate: '2015-05-31' })
+    expect([months.words, months.checks]).toEqual([[or([3, 4, 5].map((m) => q(filterToken.aberturaMes(2015, m))))], []])
+    const days = planFilters(stats(), { abertura_de: '2010-06-15', abertura_ate: '2010-06-15' })
+    expect([days.words, days.checks]).toEqual([[q(filterToken.aberturaMes(2010, 6))], ['d.abertura >= $de', 'd.abertura <= $ate']])
+  })
+
+  test('a range holding most rows is qualquer NOT what lies outside it (the rows with no value included)', () => {
+    const wide = planFilters(stats(), { abertura_ate: '2019-12-31' })
     expect(wide.words).toEqual([])
-    expect(wide.checks).toEqual(['d.capital >= $capital_min'])
-    expect(matchOf(wide, null)).toBe(q(filterToken.qualquer))
-    expect(matchOf(planFilters(stats(), { capital_min: 1, natureza_juridica: '2062' }), '"FARM"*')).toBe(`"FARM"* AND ${q(filterToken.natureza('2062')!)}`)
+    expect(wide.checks).toEqual([])
+    expect(matchOf(wide, null)).toBe(`(${q(filterToken.qualquer)}) NOT ${or([q(filterToken.semAbertura), ...[...Array(7).keys()].map((i) => q(filterToken.abertura(openingYearSlot(2020 + i))))])}`)
+    const capital = planFilters(stats(), { capital_min: 10 })
+    expect(matchOf(capital, null)).toBe(`(${q(filterToken.qualquer)}) NOT ${or([q(filterToken.semCapital), ...[0, 1, 2, 3, 4].map((b) => q(filterToken.capital(b)))])}`)
   })
 
   test('a range no bucket of which has rows matches nothing', () => {

@@ -99,9 +99,12 @@ export const MAX_RESULT_WINDOW = 10_000
  *
  * CNAEs (7 digits, ~1,400 in use) take a slot each, numbered by the build in the order it meets
  * them and kept in the index's table `filtro_cnae` (cnae, slot): CNAE_SLOTS slots for the main
- * activity, as many for the secondary ones. The capital is a bucket (capitalBucket), the opening
- * date a year (openingYearSlot): a range is the OR of its buckets or years, and the rows of a
- * bucket only partly inside it are checked against the exact value in `empresa_doc`.
+ * activity, as many for the secondary ones. The capital is a bucket (capitalBucket), and a capital
+ * that is exactly a bucket's floor (a round value) also has that floor's word; the opening date is
+ * a year (openingYearSlot) and, from FIRST_OPENING_YEAR on, a month: a range is the OR of its
+ * buckets, years and months (or `qualquer` NOT the others, with the rows that have no value),
+ * and the rows of a bucket or month only partly inside it are checked against the exact value in
+ * `empresa_doc` (search-filters.ts). Simples and MEI are one word of four per row (simplesState).
  */
 const code = (text: string, digits: number): number | null => (text.length === digits && /^\d+$/.test(text) ? Number(text) : null)
 const PRIVATE_USE = 0xf0000
@@ -113,14 +116,18 @@ export const CAPITAL_BUCKETS = 64
 export const OPENING_YEAR_SLOTS = 152
 export const filterToken = {
   qualquer: at(0),
-  /** Optant of the Simples Nacional, of the MEI (rows that are not hold neither). */
-  simples: at(0x10),
-  mei: at(0x11),
-  /** A row with no opening date (in no year). */
-  semAbertura: at(0x12),
+  /** The row's Simples/MEI state (simplesState): every row holds one of the four. */
+  simples: (state: number) => at(0x10 + state),
+  /** A row with no opening date (in no year), with no capital (in no bucket). */
+  semAbertura: at(0x20),
+  semCapital: at(0x21),
   porte: (text: string) => { const n = code(text, 2); return n === null ? null : at(0x100 + n) },
   capital: (bucket: number) => at(0x300 + bucket),
+  /** A capital exactly at the floor of this bucket (1 000 000.00, 50 000.00...). */
+  capitalPiso: (bucket: number) => at(0x340 + bucket),
   abertura: (slot: number) => at(0x400 + slot),
+  /** The opening month (1-12) of a year from FIRST_OPENING_YEAR on. */
+  aberturaMes: (year: number, month: number) => at(0x600 + (year - FIRST_OPENING_YEAR) * 12 + month - 1),
   municipio: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x1000 + n) },
   natureza: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x5000 + n) },
   cnae: (slot: number) => at(0x8000 + slot),
@@ -150,7 +157,10 @@ export function capitalBucketFloor(bucket: number): number {
   return [1, 2, 5][(bucket - 2) % 3]! * 10 ** d
 }
 
-/** Opening years from FIRST_OPENING_YEAR have a slot each; earlier ones share slot 0. */
+/** Simples/MEI state of a row: bit 1 optant of the Simples Nacional, bit 2 of the MEI. */
+export const simplesState = (simples: boolean, mei: boolean) => (simples ? 1 : 0) + (mei ? 2 : 0)
+
+/** Opening years from FIRST_OPENING_YEAR have a slot each (and months); earlier ones share slot 0. */
 export const FIRST_OPENING_YEAR = 1950
 export function openingYearSlot(year: number): number {
   return year < FIRST_OPENING_YEAR ? 0 : Math.min(OPENING_YEAR_SLOTS - 1, year - FIRST_OPENING_YEAR + 1)

@@ -50,7 +50,7 @@ export interface SearchFilters {
 export interface FilterPlan {
   /** Words the expression requires (joined by AND), besides the name's. */
   words: string[]
-  /** Words no row may hold (the expression is `(...) NOT (...)`). */
+  /** FTS5 expressions no row may match (the expression is `(...) NOT (...)`). */
   without: string[]
   /** Conditions on the doc row `d` (empresa_doc). */
   checks: string[]
@@ -61,74 +61,99 @@ export interface FilterPlan {
 const quoted = (t: string) => `"${t}"`
 const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`)
 
-/** A range over buckets: its words, the rows they hold, and the doc conditions its partly covered edges need. */
+/**
+ * A range as words of the index: `words` the OR of the buckets, floors, years or months inside it
+ * (null when that would pass MAX_RANGE_WORDS), `outside` the OR of what lies outside it, the rows
+ * with no value included (the range is then `qualquer NOT outside`; null when that is wider too).
+ * Both are FTS5 expressions. `edges` are the doc-row checks the range needs in either form (a bucket
+ * or month only partly inside it); `exact` checks it alone, on the rows the rest of the expression reads.
+ */
 interface Range {
-  tokens: string[]
+  words: string[] | null
+  outside: string[] | null
   rows: number
-  /** Exact conditions for the whole range (used alone when the range is checked on the doc rows only). */
-  exact: string[]
-  /** The conditions still needed when the range is in the expression (edges partly covered). */
   edges: string[]
+  exact: string[]
 }
 
 /**
- * A range goes into the expression as the OR of its words unless it holds half the rows or more
- * (reading `qualquer` and checking each doc row then reads at most twice what matches) or its OR
- * would be wider than this (each AND step seeks every child of the OR). Measured in docs/busca.md.
+ * A range's words read as the OR of their doclists. A wider OR slows the AND with other words
+ * (each AND step seeks every child); then the complement, or the doc-row check (docs/busca.md).
  */
 const MAX_RANGE_WORDS = 32
 
+const cents = (n: number) => Math.round(n * 100)
+
 function capitalRange(stats: FilterStats, min: number | undefined, max: number | undefined): Range {
+  const has = (t: string) => stats.rows.has(t)
   const b1 = min === undefined ? 0 : capitalBucket(min.toFixed(2))!
   const b2 = max === undefined ? CAPITAL_BUCKETS - 1 : capitalBucket(max.toFixed(2))!
-  const tokens: string[] = []
-  let rows = 0
-  for (let b = b1; b <= b2; b++) {
-    const t = filterToken.capital(b)
-    const n = stats.rows.get(t)
-    if (n) (tokens.push(t), (rows += n))
-  }
-  const exact: string[] = []
   const edges: string[] = []
+  const exact: string[] = []
   if (min !== undefined) {
     exact.push('d.capital >= $capital_min')
-    if (Math.round(min * 100) > Math.round(capitalBucketFloor(b1) * 100)) edges.push('d.capital >= $capital_min')
+    if (cents(min) > cents(capitalBucketFloor(b1))) edges.push('d.capital >= $capital_min')
   }
+  // A round maximum (the floor of its bucket) takes of that bucket its floor's word only: exact.
+  const roundMax = max !== undefined && b2 > b1 && cents(max) === cents(capitalBucketFloor(b2))
   if (max !== undefined) {
     exact.push('d.capital <= $capital_max')
-    // In cents: the bucket holds up to its next floor minus one cent.
-    if (b2 < CAPITAL_BUCKETS - 1 && Math.round(max * 100) + 1 < Math.round(capitalBucketFloor(b2 + 1) * 100)) edges.push('d.capital <= $capital_max')
+    if (!roundMax && b2 < CAPITAL_BUCKETS - 1 && cents(max) + 1 < cents(capitalBucketFloor(b2 + 1))) edges.push('d.capital <= $capital_max')
   }
-  return { tokens, rows, exact, edges }
+  const last = roundMax ? b2 - 1 : b2
+  const words: string[] = []
+  const outside: string[] = []
+  if (has(filterToken.semCapital)) outside.push(quoted(filterToken.semCapital))
+  for (let b = 0; b < CAPITAL_BUCKETS; b++) {
+    const t = filterToken.capital(b)
+    if (!has(t)) continue
+    if (b >= b1 && b <= last) words.push(quoted(t))
+    else if (roundMax && b === b2) outside.push(has(filterToken.capitalPiso(b)) ? `(${quoted(t)} NOT ${quoted(filterToken.capitalPiso(b))})` : quoted(t))
+    else outside.push(quoted(t))
+  }
+  if (roundMax && has(filterToken.capitalPiso(b2))) words.push(quoted(filterToken.capitalPiso(b2)))
+  const rows = [...Array(CAPITAL_BUCKETS).keys()].filter((b) => b >= b1 && b <= last).reduce((n, b) => n + (stats.rows.get(filterToken.capital(b)) ?? 0), 0)
+  return { words: words.length <= MAX_RANGE_WORDS ? words : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
 }
 
 const yyyymmdd = (iso: string) => Number(iso.replace(/-/g, ''))
-/** First and last day (YYYYMMDD) of the years an opening-year slot holds. */
-const slotDays = (slot: number): [number, number] => (slot === 0 ? [0, (FIRST_OPENING_YEAR - 1) * 10000 + 1231] : [(FIRST_OPENING_YEAR - 1 + slot) * 10000 + 101, (FIRST_OPENING_YEAR - 1 + slot) * 10000 + 1231])
+const lastDay = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
 
+/**
+ * An opening-date range in words: whole years by their year, the months of a partial year by their
+ * months (from FIRST_OPENING_YEAR on; earlier years share one word, checked on the doc row), and a
+ * partial month checked on the doc row.
+ */
 function openingRange(stats: FilterStats, de: string | undefined, ate: string | undefined): Range {
-  const from = de ? yyyymmdd(de) : 0
-  const to = ate ? yyyymmdd(ate) : 99991231
-  const s1 = de ? openingYearSlot(Math.floor(from / 10000)) : 0
-  const s2 = ate ? openingYearSlot(Math.floor(to / 10000)) : OPENING_YEAR_SLOTS - 1
-  const tokens: string[] = []
-  let rows = 0
-  for (let s = s1; s <= s2; s++) {
-    const t = filterToken.abertura(s)
-    const n = stats.rows.get(t)
-    if (n) (tokens.push(t), (rows += n))
-  }
-  const exact: string[] = []
+  const has = (t: string) => stats.rows.has(t)
+  const LAST_YEAR = FIRST_OPENING_YEAR + OPENING_YEAR_SLOTS - 2
+  const [y1, m1, d1] = de ? (de.split('-').map(Number) as [number, number, number]) : [0, 1, 1]
+  const [y2, m2, d2] = ate ? (ate.split('-').map(Number) as [number, number, number]) : [LAST_YEAR, 12, 31]
   const edges: string[] = []
-  if (de) {
-    exact.push('d.abertura >= $de')
-    if (from > slotDays(s1)[0]) edges.push('d.abertura >= $de')
+  const exact: string[] = []
+  if (de) exact.push('d.abertura >= $de')
+  if (ate) exact.push('d.abertura <= $ate')
+  // Days inside a month, and the years before FIRST_OPENING_YEAR (one word for all), are checked on the doc row.
+  if (de && (d1 > 1 || y1 < FIRST_OPENING_YEAR)) edges.push('d.abertura >= $de')
+  if (ate && (d2 < lastDay(y2, m2) || y2 < FIRST_OPENING_YEAR)) edges.push('d.abertura <= $ate')
+  const inside: string[] = []
+  const outside: string[] = []
+  let rows = 0
+  const take = (t: string, inRange: boolean) => {
+    if (!has(t)) return
+    if (inRange) {
+      inside.push(quoted(t))
+      rows += stats.rows.get(t)!
+    } else outside.push(quoted(t))
   }
-  if (ate) {
-    exact.push('d.abertura <= $ate')
-    if (to < slotDays(s2)[1]) edges.push('d.abertura <= $ate')
+  if (has(filterToken.semAbertura)) outside.push(quoted(filterToken.semAbertura))
+  take(filterToken.abertura(0), y1 < FIRST_OPENING_YEAR)
+  for (let y = FIRST_OPENING_YEAR; y <= LAST_YEAR; y++) {
+    if (y < y1 || y > y2) take(filterToken.abertura(openingYearSlot(y)), false)
+    else if ((y > y1 || m1 === 1) && (y < y2 || m2 === 12)) take(filterToken.abertura(openingYearSlot(y)), true)
+    else for (let m = 1; m <= 12; m++) take(filterToken.aberturaMes(y, m), (y > y1 || m >= m1) && (y < y2 || m <= m2))
   }
-  return { tokens, rows, exact, edges }
+  return { words: inside.length <= MAX_RANGE_WORDS ? inside : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
 }
 
 /** The plan of a search's filters (the name's words, if any, are ANDed with them by matchOf). */
@@ -152,9 +177,10 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
   if (f.municipiosIbge) require(f.municipiosIbge.map((m) => filterToken.municipio(m)))
   if (f.natureza_juridica) require([filterToken.natureza(f.natureza_juridica)])
   if (f.porte) require([filterToken.porte(f.porte)])
-  for (const [value, token] of [[f.simples, filterToken.simples], [f.mei, filterToken.mei]] as const) {
-    if (value === true) require([token])
-    else if (value === false && stats.rows.has(token)) plan.without.push(quoted(token))
+  // Simples and MEI: the states that agree with what is asked (one word per row, no NOT).
+  if (f.simples !== undefined || f.mei !== undefined) {
+    const states = [0, 1, 2, 3].filter((s) => (f.simples === undefined || Boolean(s & 1) === f.simples) && (f.mei === undefined || Boolean(s & 2) === f.mei))
+    require(states.map((s) => filterToken.simples(s)))
   }
   if (plan.nada) return plan
 
@@ -170,12 +196,17 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
     if (f.abertura_ate) plan.params.$ate = yyyymmdd(f.abertura_ate)
   }
   for (const r of ranges) {
-    if (!r.tokens.length) {
+    if (r.words && !r.words.length) {
       plan.nada = true
       return plan
     }
-    if (r.tokens.length <= MAX_RANGE_WORDS && r.rows < stats.total / 2) {
-      word(anyOf(r.tokens.map(quoted)))
+    // Its own words when few and holding less than half the rows; else what lies outside it, when
+    // few; else only the check of each doc row read.
+    if (r.words && (r.rows < stats.total / 2 || !r.outside)) {
+      word(anyOf(r.words))
+      plan.checks.push(...r.edges)
+    } else if (r.outside) {
+      plan.without.push(...r.outside)
       plan.checks.push(...r.edges)
     } else plan.checks.push(...r.exact)
   }

@@ -50,11 +50,21 @@ const DAY = 86_400_000
 const EPOCH = Date.UTC(1900, 0, 1)
 const pad2 = (n: number) => (n < 10 ? '0' + n : String(n))
 
+/** Days before each month in a common year. */
+const MONTH_DAYS = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
+const digit = (text: string, i: number) => text.charCodeAt(i) - 48
+
+/** YYYY-MM-DD as its code, by arithmetic on the characters (a date Map or a Date per value cost most of the build's coding). */
 function encodeDate(text: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
-  if (!m) return text
-  const days = Math.round((Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - EPOCH) / DAY)
-  if (days < 0 || days >= BASE ** 3) return text
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return text
+  const y = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3)
+  const m = digit(text, 5) * 10 + digit(text, 6)
+  const d = digit(text, 8) * 10 + digit(text, 9)
+  if (!(y >= 1900 && m >= 1 && m <= 12 && d >= 1 && d <= 31)) return text
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+  const before = y - 1901
+  const days = (y - 1900) * 365 + Math.floor(before / 4) - Math.floor(before / 100) + Math.floor((before + 300) / 400) + MONTH_DAYS[m - 1]! + (leap && m > 2 ? 1 : 0) + d - 1
+  if (days >= BASE ** 3) return text
   return String.fromCharCode(DATE_MARKER, PRINTABLE + Math.floor(days / (BASE * BASE)), PRINTABLE + (Math.floor(days / BASE) % BASE), PRINTABLE + (days % BASE))
 }
 
@@ -65,6 +75,12 @@ function decodeDate(days: number): string {
 
 /** Control characters a coded field's text never keeps (they are the codes' markers). */
 const CONTROL = /[\u0001-\u001d]/g
+const CONTROL_CHAR = /[\u0001-\u001d]/
+
+/** Fields whose coded text is remembered by value while the store is built (few distinct values). */
+const MEMO_FIELDS = new Set<FichaField>(['tipo_logradouro', 'bairro', 'municipio', 'cnae_principal', 'natureza_juridica', 'situacao_especial', 'ente_federativo', 'cidade_exterior', 'cnaes_secundarios'])
+/** Values remembered per field at most (a real month's districts run to hundreds of thousands). */
+const MEMO_SIZE = 200_000
 
 /** The words a field's text is split into for the dictionary (and the separator they are joined by). */
 export function wordsOf(codec: Codec, text: string): string[] {
@@ -83,8 +99,6 @@ const dateText = (days: number): string => (dateTexts[days] ??= decodeDate(days)
 
 export class CardCodec {
   private readonly codes: Map<string, string>
-  /** A coded date for each date text met (a month holds some tens of thousands of distinct days). */
-  private readonly dateCodes = new Map<string, string>()
   constructor(
     /** The dictionary, most frequent first: a word's rank is its code. */
     readonly words: readonly string[],
@@ -110,8 +124,25 @@ export class CardCodec {
     }
   }
 
-  private field(codec: Codec, raw: string): string {
-    const v = codec === 'palavras' || codec === 'lista' || codec === 'email' ? raw.replace(CONTROL, ' ') : raw
+  /**
+   * Field texts coded already, for the fields whose values repeat (a municipality's code, a legal
+   * nature, a street type, a district...): the card store is built from hundreds of millions of
+   * such values, and a lookup costs less than splitting and coding the words again.
+   */
+  private readonly memo = FICHA.map((f) => (MEMO_FIELDS.has(f) ? new Map<string, string>() : undefined))
+
+  private field(codec: Codec, raw: string, f: number): string {
+    const memo = this.memo[f]
+    if (memo) {
+      let coded = memo.get(raw)
+      if (coded === undefined) {
+        coded = this.field(codec, raw, -1)
+        if (memo.size < MEMO_SIZE) memo.set(raw, coded)
+      }
+      return coded
+    }
+    // The markers are never left in a coded field's text (rare garbage: a line break in a name).
+    const v = (codec === 'palavras' || codec === 'lista' || codec === 'email') && CONTROL_CHAR.test(raw) ? raw.replace(CONTROL, ' ') : raw
     switch (codec) {
       case 'palavras': return this.coded(v, ' ')
       case 'lista': return this.coded(v, ',')
@@ -120,11 +151,7 @@ export class CardCodec {
         const code = at > 0 ? this.codes.get(v.slice(at)) : undefined
         return code ? v.slice(0, at) + code : v
       }
-      case 'data': {
-        let coded = this.dateCodes.get(v)
-        if (coded === undefined) this.dateCodes.set(v, (coded = encodeDate(v)))
-        return coded
-      }
+      case 'data': return encodeDate(v)
       case 'booleano': return v === 'true' ? '1' : ''
       case 'decimal': return v.endsWith('.00') ? v.slice(0, -3) : v
       default: return v
@@ -143,7 +170,7 @@ export class CardCodec {
       const codec = CODECS[f]
       if (codec !== 'texto' && end > start) {
         const v = dados.slice(start, end)
-        const coded = this.field(codec!, v)
+        const coded = this.field(codec!, v, f)
         if (coded !== v) {
           out += dados.slice(copied, start) + coded
           copied = end

@@ -72,7 +72,7 @@ export const EXPORT_SPECS: Record<string, DatasetExportSpec> = {
         orgao: ['id do órgão contratante (tabela orgaos)', DERIVADA('PNCP: orgaoEntidade')],
         unidade: ['id da unidade contratante (tabela unidades)', DERIVADA('PNCP: unidadeOrgao')],
         tipo: ['id do tipo de contrato (tabela tipos)', DERIVADA('PNCP: tipoContrato.nome')],
-        objeto: ['objeto do contrato (espaços repetidos removidos)', 'PNCP: objetoContrato'],
+        objeto: ['objeto do contrato, como o PNCP o escreveu (quebras de linha como \\n, CRLF normalizado; só as pontas aparadas)', 'PNCP: objetoContrato'],
         valor_inicial: ['valor inicial em reais', 'PNCP: valorInicial'],
         valor_global: ['valor global em reais (com aditivos publicados)', 'PNCP: valorGlobal'],
         data_assinatura: ['data de assinatura', 'PNCP: dataAssinatura', 'DATE'],

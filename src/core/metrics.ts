@@ -13,6 +13,7 @@ import { closeSync, ftruncateSync, openSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AppContext } from './context'
+import { STATUS_FONTE } from './feeds/model'
 import type { RouteDef } from './route'
 
 /** Upper bounds of the latency histogram, in seconds (a lookup is ~0.1-1 ms; a name search up to ~50 ms; a paid call waits on the chain). */
@@ -199,8 +200,12 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
       out.help('dadosbr_feed_last_success_timestamp_seconds', 'gauge', 'Quando os dados servidos foram obtidos da fonte (consultado_em), em segundos Unix.')
       out.help('dadosbr_feed_last_attempt_timestamp_seconds', 'gauge', 'A última consulta à fonte, com ou sem sucesso (tentado_em), em segundos Unix.')
       out.help('dadosbr_feed_consecutive_failures', 'gauge', 'Consultas seguidas que falharam desde o último sucesso; volta a 0 quando a fonte responde.')
+      out.help('dadosbr_feed_status', 'gauge', '1 no status atual da fonte (fonte.status: ok, cache_servido, amostra, fonte_indisponivel), 0 nos outros.')
       for (const f of ctx.feeds.health()) {
-        const labels = { fonte: f.nome, base: f.base, status: f.status }
+        // The same labels whatever the source's state: a series (its history, an alert's `for:`) never
+        // ends because the status moved; the status has a gauge of its own, one series per value.
+        const labels = { fonte: f.nome, base: f.base }
+        for (const status of STATUS_FONTE.options) out.sample('dadosbr_feed_status', { fonte: f.nome, status }, f.status === status ? 1 : 0)
         out.sample('dadosbr_feed_up', labels, f.problema ? 0 : 1)
         if (f.defasagem_segundos !== null) out.sample('dadosbr_feed_age_seconds', labels, f.defasagem_segundos)
         if (f.consultado_em) out.sample('dadosbr_feed_last_success_timestamp_seconds', labels, Math.floor(Date.parse(f.consultado_em) / 1000))

@@ -8,6 +8,7 @@ import { NETWORKS, type Config, type Network } from './config'
 import { EXAMPLES, exampleInputOf } from './examples'
 import { PaymentRequiredBody } from './payment-model'
 import { priceAtomic, type RouteDef } from './route'
+import { parameterSchema } from './validate'
 
 type Json = Record<string, unknown>
 
@@ -26,10 +27,12 @@ function parameters(route: RouteDef): Json[] {
   const out: Json[] = []
   for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
     if (!(schema instanceof z.ZodObject)) continue
-    const whole = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] }
+    // Each parameter as the value it stands for (an integer as an integer, with its bounds and default).
+    const whole = parameterSchema(schema)
     for (const [name, prop] of Object.entries(whole.properties ?? {})) {
       const { description, ...propSchema } = prop
-      const example = (where === 'path' ? input.params : input.query)[name]
+      const text = (where === 'path' ? input.params : input.query)[name]
+      const example = text !== undefined && propSchema.type === 'integer' ? Number(text) : text
       out.push({ name, in: where, required: where === 'path' || (whole.required ?? []).includes(name), schema: propSchema, ...(description ? { description } : {}), ...(example !== undefined ? { example } : {}) })
     }
   }

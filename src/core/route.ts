@@ -84,13 +84,18 @@ export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> 
   if (!check) return def
   const handler = def.handler
   const verify = (body: R | JsonText) => {
-    const value = body instanceof JsonText ? body.source : body
-    const motivo = value === undefined ? null : check(value as R)
+    // An answer already written is checked too: from the value it was written from when it kept it
+    // (perSecond does), else parsed back (never skipped: that would charge for an empty answer).
+    const value = body instanceof JsonText ? (body.source !== undefined ? body.source : body.parse()) : body
+    const motivo = check(value as R)
     if (motivo) throw semDadosErro(motivo)
     return body
   }
+  // The 503 it may now answer is declared with the route's other errors: OpenAPI, the MCP tools and
+  // the recorded error examples read them from here.
+  const errors: ErrorCode[] = def.errors.includes('dados_indisponiveis') ? def.errors : [...def.errors, 'dados_indisponiveis']
   // A synchronous handler stays synchronous (no promise added on the request path).
-  return { ...def, handler: (input) => {
+  return { ...def, errors, handler: (input) => {
     const out = handler(input)
     return out instanceof Promise ? out.then(verify) : verify(out)
   } }

@@ -12,8 +12,13 @@ export interface UpstreamSetting {
   descricao: string
 }
 
+/** Every upstream setting defined, so that a message can name the setting an address belongs to (describeUrl). */
+const SETTINGS: UpstreamSetting[] = []
+
 export function defineUpstream(env: string, padrao: string, descricao: string): UpstreamSetting {
-  return { env, padrao, descricao }
+  const u = { env, padrao, descricao }
+  SETTINGS.push(u)
+  return u
 }
 
 export class UpstreamConfigError extends Error {}
@@ -67,6 +72,8 @@ export interface FetchOptions {
   redirect?: RequestRedirect
   /** Called before each retry, for progress lines. */
   onRetry?: (attempt: number, err: UpstreamError, delayMs: number) => void
+  /** The settings the URL is read from (a feed's upstreams): messages name the right one (describeUrl) when several point at one address. Default: every setting. */
+  upstreams?: UpstreamSetting[]
 }
 
 /** Reads Retry-After (seconds or an HTTP date) as milliseconds, capped. */
@@ -100,27 +107,71 @@ export async function fetchUpstream(url: string, options: FetchOptions = {}): Pr
       if (response.ok || options.accept?.includes(response.status)) return response
       await response.body?.cancel().catch(() => {})
       const retryable = response.status === 429 || response.status === 408 || response.status >= 500
-      err = new UpstreamError(`${describeUrl(url)}: HTTP ${response.status}`, response.status, retryable)
+      err = new UpstreamError(`${describeUrl(url, options.upstreams)}: HTTP ${response.status}`, response.status, retryable)
       if (retryable) wait = retryAfterMs(response, 60_000)
     } catch (e) {
-      if (options.signal?.aborted) throw new UpstreamError(`${describeUrl(url)}: cancelado`, 0, false)
+      if (options.signal?.aborted) throw new UpstreamError(`${describeUrl(url, options.upstreams)}: cancelado`, 0, false)
       const timedOut = timeout.aborted
-      err = new UpstreamError(`${describeUrl(url)}: ${timedOut ? `sem resposta em ${Math.round((options.timeoutMs ?? 30_000) / 1000)} s` : e instanceof Error ? e.message : String(e)}`, 0, true)
+      const reason = timedOut ? `sem resposta em ${Math.round((options.timeoutMs ?? 30_000) / 1000)} s` : describeNetworkError(url, e instanceof Error ? e.message : String(e), options.upstreams)
+      err = new UpstreamError(`${describeUrl(url, options.upstreams)}: ${reason}`, 0, true)
     }
     if (!err.retryable || attempt >= retries) throw err
     const delay = wait ?? Math.round(backoff * 2 ** attempt * (1 + Math.random() * 0.25))
     options.onRetry?.(attempt + 1, err, delay)
     await Bun.sleep(delay)
-    if (options.signal?.aborted) throw new UpstreamError(`${describeUrl(url)}: cancelado`, 0, false)
+    if (options.signal?.aborted) throw new UpstreamError(`${describeUrl(url, options.upstreams)}: cancelado`, 0, false)
+  }
+}
+
+/** A URL as origin and path only: no user:password, query or fragment; null when it does not parse. */
+function originAndPath(url: string): string | null {
+  try {
+    const u = new URL(url)
+    return u.origin + u.pathname
+  } catch {
+    return null
   }
 }
 
 /**
- * The URL without its query string nor any user:password (an upstream setting may carry a proxy's credentials), for
- * messages: they reach the log, /v1/health and the `fonte.ultimo_erro` of answers.
+ * The setting whose address an operator configured (set, and not the real default) that a URL lies
+ * under: its name, the configured host, and the URL's path below it. The longest one wins.
  */
-export function describeUrl(url: string): string {
-  const q = url.indexOf('?')
+function configuredSettingOf(url: string, among: UpstreamSetting[] = SETTINGS, env: Record<string, string | undefined> = process.env): { env: string; host: string; rest: string } | null {
+  const target = originAndPath(url)
+  if (!target) return null
+  let best: { env: string; host: string; rest: string; length: number } | null = null
+  for (const u of among) {
+    const value = env[u.env]?.trim()
+    if (!value) continue
+    const base = originAndPath(value)?.replace(/\/+$/, '')
+    if (!base || base === u.padrao.replace(/\/+$/, '')) continue
+    if (target !== base && !target.startsWith(`${base}/`)) continue
+    if (!best || base.length > best.length) best = { env: u.env, host: new URL(value).hostname, rest: target.slice(base.length).replace(/^\/$/, ''), length: base.length }
+  }
+  return best && { env: best.env, host: best.host, rest: best.rest }
+}
+
+/**
+ * How an upstream URL is named in messages, which reach the log, /v1/health, and the
+ * `fonte.ultimo_erro`, `falhas` and `veiculos` of answers that every client reads:
+ * - under an address the operator configured (a mirror, a proxy, an internal host): the setting's name
+ *   and the path below it, `$PNCP_URL/v1/contratacoes/proposta`, never the address itself;
+ * - else (the real default, a public government address): the URL without query nor user:password.
+ * A password may hold a raw `@` (WHATWG URLs split the user info at the last one): it is cut up to there.
+ * `among`: the settings the URL was read from (a feed's); else every setting, the first of equal
+ * addresses named (the ingest's messages, read by the operator only).
+ */
+export function describeUrl(url: string, among?: UpstreamSetting[]): string {
+  const configured = configuredSettingOf(url, among)
+  if (configured) return `$${configured.env}${configured.rest}`
+  const q = url.search(/[?#]/)
   const bare = q < 0 ? url : url.slice(0, q)
-  return bare.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
+  return bare.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1')
+}
+
+/** A network error's text for a message: a configured host it names (getaddrinfo ENOTFOUND host) is replaced by its setting's name. */
+function describeNetworkError(url: string, text: string, among?: UpstreamSetting[]): string {
+  const configured = configuredSettingOf(url, among)
+  return configured && configured.host ? text.split(configured.host).join(`$${configured.env}`) : text
 }

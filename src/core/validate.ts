@@ -144,37 +144,72 @@ export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSear
 
 /**
  * An integer query parameter: decimal digits only (no `0x10`, `1e1`, ` 10`, `+5`), between min and
- * max, one message for every way it can be wrong. Huge values are refused by the range, with no
- * JavaScript limit in the message.
+ * max, one message for every way it can be wrong (the default says the range; a parameter whose
+ * numbers are codes says what they are). Huge values are refused by the range, with no JavaScript
+ * limit in the message.
  *
- * The value arrives as text and becomes a number through a pipe; a JSON Schema of the input side
- * (OpenAPI, the MCP tools, the 402's Bazaar input schema) describes the text (its digits pattern)
- * and would lose the range the number enforces: the metadata keeps it there as minimum and maximum.
+ * The value arrives as text and becomes a number through a pipe. The documents that describe the
+ * value (OpenAPI, the MCP tools) declare it as it is, an integer with its bounds and default
+ * (parameterSchema). The 402's Bazaar input schema describes the text a request carries, and must
+ * validate its text example values: there it is the digits pattern, with the range as metadata.
  */
-export function intParam(min: number, max: number) {
-  const message = `deve ser um número inteiro de ${min} a ${max}`
-  return z
+export function intParam(min: number, max: number, message = `deve ser um número inteiro de ${min} a ${max}`) {
+  const schema = z
     .string()
     .regex(/^\d{1,12}$/, message)
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message))
     .meta({ minimum: min, maximum: max })
+  INTEGER_PARAMS.set(schema, { minimum: min, maximum: max })
+  return schema
+}
+
+/** The range of each intParam schema (parameterSchema declares it as an integer). */
+const INTEGER_PARAMS = new WeakMap<object, { minimum: number; maximum: number }>()
+
+/**
+ * The JSON Schema of a route's path or query parameters as OpenAPI and the MCP tools declare them:
+ * each parameter as the value it stands for. An intParam is `{type: integer, minimum, maximum}`, with
+ * its default; every other parameter as zod describes its input.
+ */
+export function parameterSchema(schema: z.ZodType): { properties?: Record<string, Record<string, unknown>>; required?: string[] } {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const bounds = INTEGER_PARAMS.get(zodSchema)
+      const decimal = DECIMAL_PARAMS.get(zodSchema)
+      if (bounds || decimal) {
+        for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key]
+        Object.assign(jsonSchema, bounds ? { type: 'integer', ...bounds } : { type: 'number', ...decimal })
+        return
+      }
+      // zod leaves out a default whose type is not the input's (a number over text): it is the integer's.
+      const def = zodSchema._zod.def as { type: string; innerType?: object; defaultValue?: unknown }
+      if (def.type === 'default' && def.innerType && INTEGER_PARAMS.has(def.innerType)) (jsonSchema as Record<string, unknown>).default = def.defaultValue
+    },
+  }) as Record<string, unknown>
+  return rest
 }
 
 /**
  * A decimal query parameter (money): digits with at most two decimals after a point (no comma, no
- * exponent, no sign), between min and max. Described as intParam is (the text's pattern, the
- * number's range as minimum and maximum), with an example.
+ * exponent, no sign), between min and max. Declared as intParam is: OpenAPI and the MCP tools as a
+ * number with its bounds and an example (parameterSchema), the Bazaar as the text it is.
  */
 export function decimalParam(min: number, max: number, example: number) {
   const message = `deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${example})`
-  return z
+  const schema = z
     .string()
     .regex(/^\d{1,16}(\.\d{1,2})?$/, message)
     .transform(Number)
     .pipe(z.number().min(min, message).max(max, message))
-    .meta({ minimum: min, maximum: max, example: String(example) })
+  DECIMAL_PARAMS.set(schema, { minimum: min, maximum: max, example })
+  return schema
 }
+
+/** The range and example of each decimalParam schema (parameterSchema declares it as a number). */
+const DECIMAL_PARAMS = new WeakMap<object, { minimum: number; maximum: number; example: number }>()
 
 /** true or false, as text. */
 export const booleanParam = (example: boolean) =>

@@ -18,7 +18,7 @@ import type { PaymentLayer } from '../core/payments/gate'
 import { exampleRequestOf } from '../core/payments/bazaar'
 import type { RouteDef } from '../core/route'
 import type { MountedHandler } from '../core/server'
-import { callUrl, listedTool, toolsFrom, type ToolDef } from './tools'
+import { callUrl, listedTool, toolArguments, toolsFrom, type ToolDef } from './tools'
 
 export const MCP_PATH = '/mcp'
 const PAYMENT_META = 'x402/payment'
@@ -52,6 +52,15 @@ const INSTRUCTIONS =
   'chamada com o PaymentPayload em _meta["x402/payment"]. Nada é cobrado por um erro 4xx. Official Brazilian public data; paid ' +
   'tools follow the x402 MCP transport (USDC on Base).'
 
+/**
+ * The Bazaar discovery extension of a paid tool's 402: its input schema and a real example of its
+ * arguments, typed as the schema declares them (an integer as a number), so that the example validates.
+ */
+export function declareToolBazaar(tool: ToolDef): unknown {
+  const example = exampleRequestOf(tool.route)
+  return declareDiscoveryExtension({ toolName: tool.name, description: tool.title, transport: 'streamable-http', inputSchema: tool.inputSchema, example: toolArguments(tool, { ...example.query, ...example.params }) }).bazaar
+}
+
 export function mcpHttpHandler(options: McpHttpOptions): MountedHandler & { close(): Promise<void> } {
   const tools = toolsFrom(options.routes)
   const byName = new Map(tools.map((t) => [t.name, t]))
@@ -60,11 +69,7 @@ export function mcpHttpHandler(options: McpHttpOptions): MountedHandler & { clos
   const bazaarOf = new Map<string, unknown>()
   const bazaar = (tool: ToolDef) => {
     let declared = bazaarOf.get(tool.name)
-    if (!declared) {
-      const example = exampleRequestOf(tool.route)
-      declared = declareDiscoveryExtension({ toolName: tool.name, description: tool.title, transport: 'streamable-http', inputSchema: tool.inputSchema, example: { ...example.query, ...example.params } }).bazaar
-      bazaarOf.set(tool.name, declared)
-    }
+    if (!declared) bazaarOf.set(tool.name, (declared = declareToolBazaar(tool)))
     return declared
   }
 

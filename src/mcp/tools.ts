@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import type { JSONValue } from '@modelcontextprotocol/server'
 import type { RouteDef } from '../core/route'
+import { parameterSchema } from '../core/validate'
 
 export interface ToolDef {
   /** cnpj_situacao for /v1/cnpj/situacao/{cnpj}: the path's words, without /v1 and parameters. */
@@ -20,10 +21,19 @@ export interface ToolDef {
 
 type Json = Record<string, unknown>
 
+/** The parameters as OpenAPI declares them (an integer as an integer, with its bounds and default). */
 function objectSchema(schema: z.ZodType | undefined): { properties: Record<string, Json>; required: string[] } {
   if (!schema) return { properties: {}, required: [] }
-  const { properties = {}, required = [] } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json>; required?: string[] }
+  const { properties = {}, required = [] } = parameterSchema(schema)
   return { properties, required }
+}
+
+/**
+ * A request's parameters (text, as in a URL) as a tool's arguments: typed as its input schema
+ * declares them (`"20"` is 20 for an integer), for examples that must validate against it.
+ */
+export function toolArguments(tool: ToolDef, values: Record<string, string>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, (tool.inputSchema.properties[k] as Json | undefined)?.type === 'integer' ? Number(v) : v]))
 }
 
 export function toolName(path: string): string {

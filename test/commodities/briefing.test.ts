@@ -6,9 +6,12 @@ import { startReplay } from '../../ingest/lib/replay'
 import type { FeedFetchContext } from '../../src/core/feeds/feed'
 import { createLogger } from '../../src/core/log'
 import { fetchUpstream } from '../../src/core/upstream'
-import { fetchBriefing, type BriefingDados } from '../../src/datasets/commodities/briefing'
+import { FeedRunner } from '../../src/core/feeds/feed'
+import { BRIEFING_FEED, fetchBriefing, type BriefingDados } from '../../src/datasets/commodities/briefing'
+import { exportacoesIngest } from '../../ingest/commodities/command'
+import { get, tempDir, testApp } from '../helpers'
 import { numerosDe } from '../../src/datasets/commodities/briefing-regras'
-import { GRAVADO_EM, sampleDataDir } from './helpers'
+import { GRAVADO_EM, SAMPLE_TIME, sampleDataDir } from './helpers'
 
 const dataDir = await sampleDataDir()
 const llm = startReplay()
@@ -101,6 +104,28 @@ describe('briefing with an OpenAI-compatible LLM', () => {
     const again = await fetchBriefing(ctx(first), ENV)
     expect(again).toEqual(first)
     expect(bodies.length).toBe(calls)
+  })
+
+  test("its freshness says no more than its inputs: the sample's copies give a sample, the exports build alone an unknown age", async () => {
+    // Every hourly check over the bundled sample's copies (online, before any refresh of theirs lands): amostra, of their date.
+    const clock = { t: GRAVADO_EM + 300 * 86_400_000 }
+    const runner = new FeedRunner([BRIEFING_FEED], { dataDir, log: createLogger('silent'), now: () => clock.t })
+    await runner.refresh(BRIEFING_FEED.name)
+    expect(runner.peek(BRIEFING_FEED.name).fonte).toMatchObject({ status: 'amostra', consultado_em: SAMPLE_TIME, defasagem_segundos: 300 * 86_400 + (GRAVADO_EM - Date.parse(SAMPLE_TIME)) / 1000 })
+    // Only the monthly exports build (no polled copy yet): data of unknown age, never `ok` and "0 s old".
+    const soExportacoes = tempDir('commodities-so-exportacoes-')
+    await exportacoesIngest.sample({ flags: {}, dataDir: soExportacoes, quiet: true, log: () => {} }, false)
+    const { app } = await testApp({ dataDir: soExportacoes, semFontes: false })
+    try {
+      const r = await get(app, '/v1/commodities/briefing')
+      expect(r.status).toBe(200)
+      expect(r.body.dados_de).toBeNull()
+      expect(r.body.entradas).toMatchObject({ clima: null, fogo: null, hidrologia: null, mercado_ptax: null, exportacoes: { consultado_em: null } })
+      expect(r.body.fonte).toMatchObject({ consultado_em: null, defasagem_segundos: null, cache: true, status: 'cache_servido' })
+      expect(r.body).not.toHaveProperty('de_amostras')
+    } finally {
+      await app.close()
+    }
   })
 
   test('no input copy at all: the refresh fails (the feed retries later), nothing is invented', async () => {

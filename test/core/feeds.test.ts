@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { avisoDaFonte } from '../../src/core/feeds/aviso'
 import { FeedFailure, FeedRunner, FIRST_NEED_WAIT_MS, type FeedDef } from '../../src/core/feeds/feed'
 import { createLogger } from '../../src/core/log'
-import { defineUpstream, describeUrl, upstreamUrl } from '../../src/core/upstream'
+import { defineUpstream, describeUrl, fetchUpstream, upstreamUrl } from '../../src/core/upstream'
 import { startReplay } from '../../ingest/lib/replay'
 import { tempDir } from '../temp'
 
@@ -250,7 +250,45 @@ describe('feeds', () => {
 
   test("an upstream's address in a message never carries its user and password, nor its query", () => {
     expect(describeUrl('https://usuario:segredo@espelho.exemplo/api/v1/x?token=abc')).toBe('https://espelho.exemplo/api/v1/x')
-    expect(describeUrl('http://127.0.0.1:9/v1/forecast')).toBe('http://127.0.0.1:9/v1/forecast')
+    expect(describeUrl('http://127.0.0.2:9/v1/forecast')).toBe('http://127.0.0.2:9/v1/forecast')
+    // A raw @ in the password: WHATWG URLs (fetch) split the user info at the last @, so must this.
+    expect(describeUrl('http://user:p@ss@127.0.0.1:1/x')).toBe('http://127.0.0.1:1/x')
+    expect(describeUrl('https://u:a@b@c@espelho.exemplo/api#frag')).toBe('https://espelho.exemplo/api')
+    expect(describeUrl('https://exemplo.gov.br/api/v1/x?email=a@b.c')).toBe('https://exemplo.gov.br/api/v1/x')
+  })
+
+  test('an address the operator configured is named by its setting, never shown; the real default is shown as it is', async () => {
+    const OUTRA = defineUpstream('OUTRA_TESTE_FEED_URL', 'https://outra.gov.br', 'outra fonte de teste')
+    const before = process.env.TESTE_FEED_URL
+    try {
+      // The real default: a public government address, shown.
+      process.env.TESTE_FEED_URL = 'https://exemplo.gov.br/api/'
+      expect(describeUrl('https://exemplo.gov.br/api/valor?x=1')).toBe('https://exemplo.gov.br/api/valor')
+      // A mirror behind credentials (a raw @ in its password): its setting and the path below it.
+      process.env.TESTE_FEED_URL = 'http://user:p@ss@espelho.interno:8080/pncp/'
+      expect(describeUrl('http://user:p@ss@espelho.interno:8080/pncp/valor?token=abc')).toBe('$TESTE_FEED_URL/valor')
+      expect(describeUrl('http://espelho.interno:8080/pncp')).toBe('$TESTE_FEED_URL')
+      // Not under it (another path of the same host): the generic form.
+      expect(describeUrl('http://espelho.interno:8080/pncp2/valor')).toBe('http://espelho.interno:8080/pncp2/valor')
+      // What fetch says of a host it cannot resolve names the setting, not the host.
+      process.env.TESTE_FEED_URL = 'http://user:p@ss@espelho-interno.invalid/pncp'
+      const erro = await fetchUpstream('http://user:p@ss@espelho-interno.invalid/pncp/valor', { timeoutMs: 20_000 }).then(() => '', (e: Error) => e.message)
+      expect(erro).toStartWith('$TESTE_FEED_URL/valor: ')
+      expect(erro).not.toContain('espelho')
+      expect(erro).not.toContain('ss@')
+      // Two settings at one address: a feed's fetch names the one it reads (its upstreams).
+      process.env.TESTE_FEED_URL = 'http://espelho.interno:8080'
+      process.env.OUTRA_TESTE_FEED_URL = 'http://espelho.interno:8080'
+      expect([describeUrl('http://espelho.interno:8080/x', [OUTRA]), describeUrl('http://espelho.interno:8080/x', [TESTE])]).toEqual(['$OUTRA_TESTE_FEED_URL/x', '$TESTE_FEED_URL/x'])
+      delete process.env.OUTRA_TESTE_FEED_URL
+      // The replay server of this file, configured: what the routes and health show.
+      process.env.TESTE_FEED_URL = upstream.url
+      upstream.fault = { kind: 'status', status: 503 }
+      expect(await fetchUpstream(`${upstream.url}/valor`).then(() => '', (e: Error) => e.message)).toBe('$TESTE_FEED_URL/valor: HTTP 503')
+    } finally {
+      upstream.fault = { kind: 'none' }
+      process.env.TESTE_FEED_URL = before
+    }
   })
 
   test('an upstream URL setting must be http(s)', () => {
@@ -284,12 +322,12 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
       cache: true,
       status: 'cache_servido',
       tentado_em: '2026-11-24T12:40:00.000Z',
-      ultimo_erro: `${upstream.url}/valor: HTTP 503`,
+      ultimo_erro: '$TESTE_FEED_URL/valor: HTTP 503',
     })
     const [h] = r.health()
     expect(fields(h as unknown as Record<string, unknown>)).toEqual(answer.fonte)
     expect(h).toMatchObject({ nome: 'teste', falhas: 1, problema: null })
-    expect(avisoDaFonte('o valor', answer.fonte)).toBe(`o valor: dados de 2026-11-24T12:00:00.000Z (há 40 min), mais velhos que o prometido (30 min); a última consulta falhou (${upstream.url}/valor: HTTP 503).`)
+    expect(avisoDaFonte('o valor', answer.fonte)).toBe(`o valor: dados de 2026-11-24T12:00:00.000Z (há 40 min), mais velhos que o prometido (30 min); a última consulta falhou ($TESTE_FEED_URL/valor: HTTP 503).`)
   })
 
   test('a failure that names its parts (FeedFailure): the route gets them while the older copy is served, and not after a success', async () => {
@@ -322,8 +360,8 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
     expect(r.health()[0]!.problema).toBe('amostra gravada em 2026-11-24T12:00:00.000Z, mais velha que três intervalos (30 min)')
     upstream.fault = { kind: 'status', status: 500 }
     await expect(r.refresh('teste')).rejects.toThrow()
-    expect(r.peek('teste').fonte).toMatchObject({ status: 'amostra', ultimo_erro: `${upstream.url}/valor: HTTP 500` })
-    expect(avisoDaFonte('o valor', r.peek('teste').fonte)).toBe(`o valor: amostra embutida no programa, gravada em 2026-11-24T12:00:00.000Z (há 300 dias): não são dados atuais; a última consulta falhou (${upstream.url}/valor: HTTP 500).`)
+    expect(r.peek('teste').fonte).toMatchObject({ status: 'amostra', ultimo_erro: '$TESTE_FEED_URL/valor: HTTP 500' })
+    expect(avisoDaFonte('o valor', r.peek('teste').fonte)).toBe(`o valor: amostra embutida no programa, gravada em 2026-11-24T12:00:00.000Z (há 300 dias): não são dados atuais; a última consulta falhou ($TESTE_FEED_URL/valor: HTTP 500).`)
     upstream.fault = { kind: 'none' }
     await r.refresh('teste')
     expect(r.peek('teste').fonte).toMatchObject({ status: 'ok', defasagem_segundos: 0 })
@@ -362,6 +400,7 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
       intervalMinutes: 1440,
       refreshMinutes: 60,
       dataTime: (d) => d.de,
+      fromSample: () => false,
       async fetch() {
         runs++
         return { de: '2026-11-24T06:00:00.000Z' }
@@ -379,6 +418,40 @@ describe('one record per source: the route, /v1/health and /metrics read the sam
     expect(runs).toBe(2)
     clock.t += 24 * 60 * MIN
     expect(r.state('derivada2')).toMatchObject({ status: 'cache_servido', defasagem_segundos: (30 * 3600) + 61 * 60 })
+  })
+
+  test('a derived copy whose inputs carry no time is of unknown age (cache_servido, no age), never "fetched now"; one made only from samples is amostra', async () => {
+    const clock = { t: T0 }
+    let entrada: { de: string | null; amostra: boolean } = { de: null, amostra: false }
+    const derived: FeedDef<{ de: string | null; amostra: boolean }> = {
+      name: 'derivada3',
+      dataset: 'teste',
+      base: 'Teste/derivada',
+      upstreams: [],
+      intervalMinutes: 1440,
+      refreshMinutes: 60,
+      dataTime: (d) => d.de,
+      fromSample: (d) => d.amostra,
+      fetch: async () => entrada,
+    }
+    const r = new FeedRunner([derived], { dataDir: tempDir('feeds-'), log: createLogger('silent'), now: () => clock.t })
+    await r.refresh('derivada3')
+    const sem = { consultado_em: null, defasagem_segundos: null, atualiza_a_cada_minutos: 1440, cache: true, tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null }
+    expect(r.peek('derivada3').fonte).toEqual({ base: 'Teste/derivada', ...sem, status: 'cache_servido' })
+    expect(r.state('derivada3')).toMatchObject({ problema: null })
+    expect(avisoDaFonte('o briefing', r.peek('derivada3').fonte)).toBe('o briefing: dados de data desconhecida (as entradas não dizem de quando são): não se sabe se estão dentro do prometido (1 dia).')
+    // Made from the bundled sample's copies: the sample, of its inputs' date, through every hourly check.
+    entrada = { de: '2026-01-29T15:30:00.000Z', amostra: true }
+    clock.t += 61 * MIN
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte).toMatchObject({ status: 'amostra', consultado_em: '2026-01-29T15:30:00.000Z' })
+    clock.t += 61 * MIN
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte.status).toBe('amostra')
+    // One input fetched by this server: its own data.
+    entrada = { de: '2026-11-24T13:30:00.000Z', amostra: false }
+    await r.refresh('derivada3')
+    expect(r.peek('derivada3').fonte).toMatchObject({ status: 'ok', consultado_em: '2026-11-24T13:30:00.000Z', defasagem_segundos: 32 * 60 })
   })
 
   test('a request-time feed is tried once when the background starts, then only on request', async () => {

@@ -87,8 +87,18 @@ async function compareMetrics(app: App, health: any) {
   const metrics = createMetrics(metricLabels(ROUTES, []))
   try {
     const { samples } = parseExposition(await metrics.render(app.ctx))
+    // The gauges of a source keep one label set whatever its state (a status change never ends a series)...
+    const feedSeries = samples.filter((s) => s.name.startsWith('dadosbr_feed_') && s.name !== 'dadosbr_feed_status')
+    expect(feedSeries.length).toBeGreaterThanOrEqual(health.fontes.length * 3)
+    expect([...new Set(feedSeries.map((s) => Object.keys(s.labels).sort().join(',')))]).toEqual(['base,fonte'])
     for (const f of health.fontes) {
-      const labels = { fonte: f.nome, status: f.status }
+      const labels = { fonte: f.nome, base: f.base }
+      // ...and the state has a gauge of its own: 1 on the current status, 0 on every other.
+      expect([f.nome, ...['ok', 'cache_servido', 'fonte_indisponivel', 'amostra'].map((status) => valueOf(samples, 'dadosbr_feed_status', { fonte: f.nome, status }))]).toEqual([
+        f.nome,
+        ...['ok', 'cache_servido', 'fonte_indisponivel', 'amostra'].map((status) => (status === f.status ? 1 : 0)),
+      ])
+      expect(samples.filter((s) => s.name === 'dadosbr_feed_status' && s.labels.fonte === f.nome)).toHaveLength(4)
       expect([f.nome, valueOf(samples, 'dadosbr_feed_up', labels)]).toEqual([f.nome, f.problema ? 0 : 1])
       expect([f.nome, valueOf(samples, 'dadosbr_feed_age_seconds', labels)]).toEqual([f.nome, f.defasagem_segundos])
       expect([f.nome, valueOf(samples, 'dadosbr_feed_last_success_timestamp_seconds', labels)]).toEqual([f.nome, Math.floor(Date.parse(f.consultado_em) / 1000)])
@@ -133,7 +143,12 @@ describe('every source, every route, /v1/health and /metrics: one record', () =>
     // FX: the failures of the last attempt (every exchange), and a warning that the quotes are not live.
     const cambio = answers.get('/v1/mercado/cambio')
     expect(cambio.falhas.map((f: any) => f.fonte)).toEqual(['Mercado Bitcoin', 'Foxbit (BTC/BRL)', 'Foxbit (USDT/BRL)', 'NovaDAX (BTC/BRL)', 'NovaDAX (USDT/BRL)', 'Coinbase', 'Kraken'])
-    expect(cambio.falhas[0].erro).toStartWith(`${closed.url}/api/v4/tickers: `)
+    // Each failure names the exchange's setting, never the address configured for it.
+    expect(cambio.falhas.map((f: any) => f.erro.split(': ')[0])).toEqual([
+      '$MERCADO_BITCOIN_URL/api/v4/tickers', '$FOXBIT_URL/rest/v3/markets/btcbrl/ticker/24hr', '$FOXBIT_URL/rest/v3/markets/usdtbrl/ticker/24hr',
+      '$NOVADAX_URL/v1/market/ticker', '$NOVADAX_URL/v1/market/ticker', '$COINBASE_URL/v2/prices/BTC-USD/spot', '$KRAKEN_URL/0/public/Ticker',
+    ])
+    expect(JSON.stringify(answers)).not.toContain(closed.url.replace(/^http:\/\//, ''))
     expect(cambio.btc_brl.mediana).toBe(458120)
     expect(cambio.avisos[0]).toBe(`cotações das corretoras: amostra embutida no programa, gravada em ${SAMPLE_TIME} (há 299 dias): não são dados atuais; a última consulta falhou (${cripto.ultimo_erro}).`)
     expect(cambio.avisos[1]).toStartWith(`PTAX: amostra embutida no programa, gravada em ${SAMPLE_TIME} (há 299 dias): não são dados atuais; a última consulta falhou (`)
@@ -143,13 +158,14 @@ describe('every source, every route, /v1/health and /metrics: one record', () =>
     expect(noticias.veiculos).toHaveLength(9)
     for (const v of noticias.veiculos) {
       expect([v.id, v.status]).toEqual([v.id, 'falhou'])
-      expect(v.erro).toStartWith(`${closed.url}`)
+      expect(v.erro).toStartWith(`$NOTICIAS_${v.id === 'folha-mercado' ? 'FOLHA' : v.id === 'g1-economia' ? 'G1' : v.id.toUpperCase().replace(/-/g, '_')}_URL: `)
     }
     expect(noticias.veiculos[0]).toMatchObject({ id: 'infomoney', atualizado_em: SAMPLE_TIME, formato: 'rss 2.0', charset: 'utf-8' })
 
-    // The briefing is recomputed from the copies (it has no upstream of its own): as old as its newest input.
+    // The briefing is recomputed from the copies (it has no upstream of its own): as old as its newest
+    // input, and, every input being the bundled sample still, the sample itself (not a copy this server made).
     const briefing = health.fontes.find((f: any) => f.nome === 'commodities-briefing')
-    expect(briefing).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'cache_servido', tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null })
+    expect(briefing).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'amostra', tentado_em: '2026-11-24T12:00:00.000Z', ultimo_erro: null })
     expect(answers.get('/v1/commodities/briefing').fonte).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440 })
   }, 60_000)
 })

@@ -7,6 +7,12 @@ import { ROUTES } from '../../src/app'
 import { checkCnpj, normalizeCnpj } from '../../src/core/documents'
 import { ApiError } from '../../src/core/errors'
 import { exampleInputOf } from '../../src/core/examples'
+import { REGRA_SEM_DADOS } from '../../src/core/route'
+import { MODALIDADES } from '../../src/datasets/licitacoes/pncp'
+import { toolsFrom } from '../../src/mcp/tools'
+import { declareToolBazaar } from '../../src/mcp/http'
+import Ajv2020 from 'ajv/dist/2020'
+import { validateDiscoveryExtension } from '@x402/extensions/bazaar'
 import { parseQuery, UFS, ufOuExteriorParam, ufParam } from '../../src/core/validate'
 import { get, tempDir, testApp } from '../helpers'
 
@@ -131,55 +137,151 @@ describe('a `uf` parameter, wherever one is taken', () => {
   })
 })
 
-describe('the bounds of every query parameter, declared in /openapi.json', () => {
-  const BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'enum'] as const
-  type Schema = Partial<Record<(typeof BOUNDS)[number] | 'type', unknown>>
+describe('every integer query parameter, found by probing the server, is declared as one in /openapi.json and the MCP tools', () => {
+  /** Whether the server takes this value of the parameter (anything but a 400 about it), the others as in the route's example. */
+  const takes = async (app: Awaited<ReturnType<typeof testApp>>['app'], route: (typeof served)[number], name: string, value: string) => {
+    const input = exampleInputOf(route)
+    const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(input.params[n] ?? ''))
+    const r = await get(app, `${path}?${new URLSearchParams({ ...input.query, [name]: value })}`)
+    return !(r.status === 400 && String(r.body.erro?.mensagem).startsWith(`parâmetro de consulta '${name}'`))
+  }
+  /** The integers the server takes for a parameter, [lowest, highest], from the probes alone; null for one that takes no integer, any text, or digits of a fixed width (a code). */
+  async function probedRange(app: Awaited<ReturnType<typeof testApp>>['app'], route: (typeof served)[number], name: string): Promise<[number, number] | null> {
+    if (await takes(app, route, name, 'abc')) return null
+    const example = exampleInputOf(route).query[name]
+    let inside: number | undefined
+    for (const v of [...(example && /^\d+$/.test(example) ? [Number(example)] : []), 1, 0, 6, 10, 30, 365, 2026, 2030, 1000]) if (await takes(app, route, name, String(v))) { inside = v; break }
+    // A number is the same with a leading zero; a code of fixed width (a municipality's 4 digits) is not.
+    if (inside === undefined || !(await takes(app, route, name, `0${inside}`))) return null
+    // A parameter that takes cents is a decimal, not an integer (declared as a number: the next test).
+    if (await takes(app, route, name, `${inside}.5`)) return null
+    // The edges, by bisection over what 12 digits can say: [lo, inside] for the lowest, [inside, 10^12 - 1] for the highest.
+    let [a, b] = [0, inside]
+    if (await takes(app, route, name, '0')) b = 0
+    while (b - a > 1) {
+      const m = Math.floor((a + b) / 2)
+      if (await takes(app, route, name, String(m))) b = m
+      else a = m
+    }
+    const lowest = b
+    ;[a, b] = [inside, 999_999_999_999]
+    if (await takes(app, route, name, String(b))) a = b
+    while (b - a > 1) {
+      const m = Math.floor((a + b) / 2)
+      if (await takes(app, route, name, String(m))) a = m
+      else b = m
+    }
+    return [lowest, a]
+  }
 
-  test('each bound the server enforces (the schema of the value it turns the text into) is in the parameter declared', async () => {
-    const doc = (await get(app, '/openapi.json')).body
-    let checked = 0
-    const missing: string[] = []
-    for (const route of served) {
-      if (!(route.query instanceof z.ZodObject)) continue
-      const declared = new Map<string, Schema>(doc.paths[route.path].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema]))
-      for (const [name, field] of Object.entries(route.query.shape as Record<string, z.ZodType>)) {
-        const enforced = z.toJSONSchema(field, { io: 'output', unrepresentable: 'any' }) as Schema
-        for (const bound of BOUNDS) {
-          if (enforced[bound] === undefined) continue
-          checked++
-          if (JSON.stringify(declared.get(name)?.[bound]) !== JSON.stringify(enforced[bound])) missing.push(`${route.path} ${name} ${bound}`)
+  test('type integer with the minimum and maximum the server enforces (probed at min-1, min, max, max+1), and its default', async () => {
+    const { app: vazio } = await testApp({ dataDir: tempDir('dadosbr-input-rules-limites-'), semFontes: true })
+    const doc = (await get(vazio, '/openapi.json')).body
+    const tools = new Map(toolsFrom(served).map((t) => [t.route.path, t]))
+    const found: string[] = []
+    const wrong: unknown[] = []
+    try {
+      for (const route of served) {
+        if (!(route.query instanceof z.ZodObject)) continue
+        const declared = new Map<string, any>(doc.paths[route.path].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p]))
+        for (const name of Object.keys(route.query.shape)) {
+          const range = await probedRange(vazio, route, name)
+          const param = declared.get(name)
+          if (!range) {
+            if (param.schema.type === 'integer') wrong.push([route.path, name, 'declared integer, but the server takes no integer or takes any text'])
+            continue
+          }
+          found.push(`${route.path}?${name}`)
+          const [min, max] = range
+          // What the server uses when the parameter is absent (its own parse), if anything.
+          const base = { ...exampleInputOf(route).query }
+          delete base[name]
+          const absent = (parseQuery(route, new URLSearchParams(base)) as Record<string, unknown>)[name]
+          const expected = { type: 'integer', minimum: min, maximum: max, ...(absent !== undefined ? { default: absent } : {}) }
+          const { description: _d, ...tool } = tools.get(route.path)!.inputSchema.properties[name] as Record<string, unknown>
+          if (JSON.stringify(param.schema) !== JSON.stringify(expected)) wrong.push([route.path, name, 'openapi', param.schema, expected])
+          if (JSON.stringify(tool) !== JSON.stringify(expected)) wrong.push([route.path, name, 'mcp', tool, expected])
+          if (param.example !== undefined && typeof param.example !== 'number') wrong.push([route.path, name, 'example', param.example])
         }
       }
+    } finally {
+      await vazio.close()
     }
-    expect(missing).toEqual([])
-    expect(checked).toBeGreaterThan(40)
+    expect(wrong).toEqual([])
+    expect(found).toEqual([
+      '/v1/cnpj/busca?pagina', '/v1/cnpj/busca?por_pagina', '/v1/cnpj/socio/busca?pagina', '/v1/cnpj/socio/busca?por_pagina',
+      '/v1/licitacoes/abertas?modalidade', '/v1/licitacoes/abertas?pagina', '/v1/licitacoes/abertas?por_pagina',
+      '/v1/fundos/fluxos?dias', '/v1/fundos/ranking?dias', '/v1/fundos/ranking?limite', '/v1/fundos/movimentacoes?limite',
+      '/v1/mercado/noticias?relevancia_min', '/v1/mercado/noticias?por_pagina', '/v1/tributos/ncm/{codigo}?ano', '/v1/tributos/busca?limite',
+      '/v1/desmatamento/ranking?dias', '/v1/desmatamento/ranking?limite',
+    ])
   })
 
-  test('and the server refuses a value just past each declared integer bound, and takes the bound itself', async () => {
+  test('a decimal query parameter (money) is declared as a number with its bounds and example, in OpenAPI and the MCP tools', async () => {
     const doc = (await get(app, '/openapi.json')).body
-    const refused = (route: (typeof served)[number], query: Record<string, string>) => {
-      try {
-        parseQuery(route, new URLSearchParams(query))
-        return null
-      } catch (e) {
-        return e instanceof ApiError ? e.message : String(e)
-      }
+    const tools = new Map(toolsFrom(served).map((t) => [t.route.path, t]))
+    const declared = (name: string) => doc.paths['/v1/cnpj/busca'].get.parameters.find((p: { name: string }) => p.name === name).schema
+    for (const name of ['capital_min', 'capital_max']) {
+      expect(declared(name)).toMatchObject({ type: 'number', minimum: 0, maximum: 10_000_000_000_000 })
+      const { description: _d, ...tool } = tools.get('/v1/cnpj/busca')!.inputSchema.properties[name] as Record<string, unknown>
+      expect(tool).toEqual(declared(name))
     }
-    const seen: string[] = []
-    for (const route of served)
-      for (const p of doc.paths[route.path].get.parameters.filter((x: any) => x.in === 'query' && x.schema.minimum !== undefined && x.schema.maximum !== undefined)) {
-        const { minimum: min, maximum: max } = p.schema as { minimum: number; maximum: number }
-        const base = exampleInputOf(route).query
-        // Integers (intParam) and money (decimalParam: cents allowed, with its example) say their own rule.
-        const message = p.schema.pattern?.includes('.')
-          ? `parâmetro de consulta '${p.name}': deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${p.schema.example})`
-          : `parâmetro de consulta '${p.name}': deve ser um número inteiro de ${min} a ${max}`
-        expect([route.path, p.name, refused(route, { ...base, [p.name]: String(max) }), refused(route, { ...base, [p.name]: String(min) })]).toEqual([route.path, p.name, null, null])
-        expect([route.path, p.name, refused(route, { ...base, [p.name]: String(max + 1) })]).toEqual([route.path, p.name, message])
-        if (min > 0) expect([route.path, p.name, refused(route, { ...base, [p.name]: String(min - 1) })]).toEqual([route.path, p.name, message])
-        seen.push(`${route.path}?${p.name}`)
+  })
+
+  test("each paid MCP tool's discovery extension (its 402) holds example arguments that its input schema validates: integers as numbers", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const invalid: unknown[] = []
+    let withInteger = 0
+    for (const tool of toolsFrom(served).filter((t) => t.price !== null)) {
+      const bazaar = declareToolBazaar(tool) as { info: { input: Record<string, unknown> }; schema: object }
+      const validate = ajv.compile(bazaar.schema)
+      if (!validate(bazaar.info)) invalid.push([tool.name, validate.errors])
+      const check = validateDiscoveryExtension(bazaar as never)
+      if (!check.valid) invalid.push([tool.name, check])
+      if (Object.values(tool.inputSchema.properties).some((p) => (p as { type?: string }).type === 'integer')) withInteger++
+    }
+    expect(invalid).toEqual([])
+    expect(withInteger).toBeGreaterThanOrEqual(9)
+    // The examples that carry an integer carry a number (mercado_noticias: relevancia_min and por_pagina).
+    const noticias = declareToolBazaar(toolsFrom(served).find((t) => t.name === 'mercado_noticias')!) as { info: { input: { example: Record<string, unknown> } } }
+    expect(noticias.info.input.example).toEqual({ tema: 'macro', relevancia_min: 5, por_pagina: 2 })
+  })
+
+  test("modalidade's range is PNCP's codes, all of them", () => {
+    expect(Object.keys(MODALIDADES)).toEqual(Array.from({ length: 13 }, (_, i) => String(i + 1)))
+  })
+})
+
+describe('every error a route answers is in its declaration (OpenAPI, MCP and the error examples read it)', () => {
+  // Codes every route may answer, which the OpenAPI document adds by itself.
+  const GENERAL = ['metodo_nao_permitido', 'erro_interno', 'parametro_desconhecido', 'parametro_repetido', 'pagamento_indisponivel']
+
+  test('with no data at all (offline, empty data directory), each route called with its example input answers a declared code', async () => {
+    const { app: vazio } = await testApp({ dataDir: tempDir('dadosbr-input-rules-vazio-'), semFontes: true })
+    const undeclared: string[] = []
+    const noData: string[] = []
+    try {
+      for (const route of served) {
+        const input = exampleInputOf(route)
+        const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(input.params[n] ?? ''))
+        const qs = new URLSearchParams(input.query).toString()
+        const r = await get(vazio, qs ? `${path}?${qs}` : path)
+        const codigo: string | undefined = r.body?.erro?.codigo
+        if (r.status < 400 || !codigo) continue
+        if (codigo === 'dados_indisponiveis') noData.push(route.path)
+        if (!GENERAL.includes(codigo) && !route.errors.includes(codigo as never)) undeclared.push(`${route.path} -> ${r.status} ${codigo}`)
       }
-    expect(seen.length).toBe(18)
-    expect(new Set(seen.map((s) => s.split('?')[0])).size).toBe(10)
+    } finally {
+      await vazio.close()
+    }
+    expect(undeclared).toEqual([])
+    // The paid routes over polled sources are among them (the "never paid for nothing" 503).
+    for (const path of ['/v1/licitacoes/abertas', '/v1/mercado/cambio', '/v1/commodities/briefing', '/v1/cadeias/energia_br', '/v1/commodities/exportacoes']) expect(noData).toContain(path)
+  })
+
+  test('a route whose description promises the 503 of an answer with no data, or that says when it has none, declares it', () => {
+    const promised = served.filter((r) => r.price !== null && (r.description?.includes(REGRA_SEM_DADOS) || typeof r.semDados === 'function'))
+    expect(promised.length).toBeGreaterThanOrEqual(13)
+    expect(promised.filter((r) => !r.errors.includes('dados_indisponiveis')).map((r) => r.path)).toEqual([])
   })
 })

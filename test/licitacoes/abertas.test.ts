@@ -114,7 +114,7 @@ describe('the copy of the whole list, filtered by uf', () => {
     expect(mg.status).toBe(200)
     expect(numeros(mg.body)).toEqual([N(1)])
     const erro = runner.copy(ABERTAS_FEED, '6')!.ultimo_erro!
-    expect(erro).toStartWith(`${fake.server.url}/v1/contratacoes/proposta: `)
+    expect(erro).toStartWith(`$PNCP_URL/v1/contratacoes/proposta: `)
     expect(mg.body.fonte).toEqual({
       base: 'PNCP/contratacoes/proposta',
       consultado_em: '2026-11-24T12:00:00.000Z',
@@ -167,6 +167,61 @@ describe('the bundled sample (recorded 2023-10-17, real format)', () => {
     } finally {
       process.env.PNCP_URL = saved
       await sample.close()
+    }
+  })
+})
+
+describe("a UF's own copy, only while the whole list is not a good one", () => {
+  test('the whole list the sample or failing: the newer UF copy is served; the whole list good again: the UF is no longer asked of PNCP', async () => {
+    const { app: a } = await testApp({ dataDir: await sampleDir() })
+    const r = onClock(a)
+    const at = (min: number) => new Date(T0 + min * MIN).toISOString()
+    let wholeFails = true
+    fake.refusePropostas = (q) => (wholeFails && !q.get('uf') ? 422 : null)
+    const mgAsked = () => fake.propostasAsked.filter((q) => q.get('uf') === 'MG').length
+    try {
+      // Online, the whole list is still the bundled sample (2023) and its refresh fails: MG is asked on its own.
+      clock.t = T0
+      expect((await get(a, '/v1/licitacoes/abertas?uf=MG')).body.fonte.status).toBe('amostra')
+      await until(() => r.copy(ABERTAS_FEED, '6-MG')?.dados != null && r.copy(ABERTAS_FEED, '6')?.ultimo_erro != null)
+      const mg = await get(a, '/v1/licitacoes/abertas?uf=MG')
+      expect(numeros(mg.body)).toEqual([N(1)])
+      expect(mg.body.fonte).toMatchObject({ status: 'ok', consultado_em: at(0), ultimo_erro: null })
+
+      // The whole list fetched at 12:10: it holds MG too, and is the newer.
+      wholeFails = false
+      clock.t = T0 + 10 * MIN
+      await r.refresh(ABERTAS_FEED, '6')
+      expect((await get(a, '/v1/licitacoes/abertas?uf=MG')).body.fonte).toMatchObject({ status: 'ok', consultado_em: at(10) })
+
+      // At 12:50 its refresh fails: MG's own copy is refreshed and, newer, served.
+      wholeFails = true
+      clock.t = T0 + 50 * MIN
+      await get(a, '/v1/licitacoes/abertas') // starts the whole list's refresh, which fails
+      await until(() => r.copy(ABERTAS_FEED, '6')?.tentado_em === at(50))
+      await get(a, '/v1/licitacoes/abertas?uf=MG') // asks MG's copy again
+      await until(() => r.copy(ABERTAS_FEED, '6-MG')?.consultado_em === at(50))
+      const fresher = await get(a, '/v1/licitacoes/abertas?uf=MG')
+      expect(numeros(fresher.body)).toEqual([N(1)])
+      expect(fresher.body.fonte).toMatchObject({ status: 'ok', consultado_em: at(50), defasagem_segundos: 0 })
+
+      // The whole list lands again at 13:00: served for MG, and MG is polled no more, even when both are due.
+      wholeFails = false
+      clock.t = T0 + 60 * MIN
+      await r.refresh(ABERTAS_FEED, '6')
+      const asked = mgAsked()
+      expect((await get(a, '/v1/licitacoes/abertas?uf=MG')).body.fonte).toMatchObject({ consultado_em: at(60) })
+      clock.t = T0 + 100 * MIN
+      r.startBackground(20)
+      await until(() => r.copy(ABERTAS_FEED, '6')?.consultado_em === at(100))
+      await Bun.sleep(100) // several more ticks
+      r.stop()
+      expect((await get(a, '/v1/licitacoes/abertas?uf=MG')).body.fonte).toMatchObject({ status: 'ok', consultado_em: at(100) })
+      expect(mgAsked()).toBe(asked)
+    } finally {
+      fake.refusePropostas = undefined
+      r.stop()
+      await a.close()
     }
   })
 })

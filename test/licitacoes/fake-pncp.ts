@@ -58,6 +58,8 @@ export interface FakePncp {
   now: () => number
   /** Every /v1/contratacoes/proposta query, as its search parameters. */
   propostasAsked: URLSearchParams[]
+  /** A status instead of the list, for the /v1/contratacoes/proposta queries it names (e.g. the whole list only). */
+  refusePropostas?: (q: URLSearchParams) => number | null
 }
 
 const iso = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`
@@ -87,6 +89,8 @@ export function fakePncp(): FakePncp {
     const queued = fake.queue.shift()
     if (queued) return queued
     fake.propostasAsked.push(q)
+    const refused = fake.refusePropostas?.(q)
+    if (refused) return { status: refused, body: '{"message":"falha de teste"}', headers: { 'content-type': 'application/json' } }
     const dataFinal = q.get('dataFinal') ?? ''
     if (!/^\d{8}$/.test(dataFinal)) return { status: 400, body: '{"message":"dataFinal obrigatória"}', headers: { 'content-type': 'application/json' } }
     const ate = `${dataFinal.slice(0, 4)}-${dataFinal.slice(4, 6)}-${dataFinal.slice(6, 8)}T23:59:59`

@@ -3,7 +3,7 @@
 // a slow or refusing PNCP, a sync killed midway; the index in use never claims a day it lacks.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { IndexError, SyncFile } from '../../ingest/licitacoes/db'
 import { syncContracts, type SyncOptions } from '../../ingest/licitacoes/sync'
@@ -63,6 +63,27 @@ describe('contracts sync', () => {
     const st = await store(dir)
     const b = await st.lookup(B)
     expect(b.contratos.find((c) => c.numero_controle_pncp === '99887766000105-2-000009/2024')!.objeto).toBe('FORNECIMENTO DE MERENDA ESCOLAR:\nITEM 1 - ARROZ\nITEM 2 - FEIJÃO')
+    await st.close()
+  })
+
+  test('an index of the version that collapsed line breaks (format 3) is neither served nor extended: a re-sync, never a mix of both texts', async () => {
+    fill()
+    fake.days.set('2024-03-05', [contract(9, B, { objetoContrato: 'FORNECIMENTO DE MERENDA ESCOLAR:\r\nITEM 1 - ARROZ' })])
+    const dir = tempDir('lic-sync-')
+    await syncContracts(options(dir))
+    // What the previous version left: both files marked with its layout, its objeto on one line.
+    const ix = new SyncFile(dir)
+    ix.metaSet('formato', '3')
+    ix.close()
+    const manifestPath = join(dir, 'licitacoes', 'current', 'manifest.json')
+    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), formato: 3 }))
+    const old = await store(dir)
+    expect(await old.lookup(B).then(() => null, (e: { codigo?: string; message: string }) => [e.codigo, e.message.includes("formato 3, este servidor lê o 4")])).toEqual(['dados_indisponiveis', true])
+    await old.close()
+    expect(() => new SyncFile(dir)).toThrow("formato 3, esta usa o 4); rode 'dadosbr ingest licitacoes --refazer'")
+    await syncContracts(options(dir, { rebuild: true }))
+    const st = await store(dir)
+    expect((await st.lookup(B)).contratos.map((c) => c.objeto)).toEqual(['FORNECIMENTO DE MERENDA ESCOLAR:\nITEM 1 - ARROZ', 'AQUIS.DE BEBEDOURO'])
     await st.close()
   })
 

@@ -105,6 +105,12 @@ describe('/v1/tributos/ncm/{codigo}', () => {
       ['aliquota_zero', ['1006.20.10', '1006.20.20', '1006.30.11', '1006.30.19', '1006.30.21', '1006.30.29', '1006.40.00']],
       ['reducao_60', ['1006.10.10', '1006.10.91', '1006.10.92']],
     ])
+    // The sample is an excerpt of the table: a regime read from its subitems says it is only theirs...
+    expect(arroz.observacoes.find((o: string) => o.startsWith('Código de'))).toBe('Código de 4 dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (10 na tabela carregada, um trecho da tabela vigente: ela pode ter outros subitens deste código, e o regime e o Imposto Seletivo acima valem para os deste trecho).')
+    // ...and over the whole table, the count is all there is.
+    const files = openTributosFiles(join(dataDir, DATASET, 'current'), currentManifest<TributosManifest>(dataDir, DATASET)!)
+    expect(files.tabela.completa).toBe(false)
+    expect(consultarNcm({ ...files, tabela: { ...files.tabela, completa: true } }, '1006', 2027).observacoes.find((o) => o.startsWith('Código de'))).toBe('Código de 4 dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (10 na tabela carregada).')
     // All subitems under one regime: that regime.
     const ovos = (await get(app, '/v1/tributos/ncm/0407.2')).body
     expect([ovos.regime.codigo, ovos.regime.dispositivo, ovos.desdobramento.length]).toEqual(['aliquota_zero', 'LC 214/2025, art. 148, Anexo XV, item 1', 1])

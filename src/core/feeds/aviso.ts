@@ -18,6 +18,8 @@ export function avisoDaFonte(nome: string, fonte: Fonte): string | null {
   const falhou = fonte.ultimo_erro ? `a última consulta falhou (${fonte.ultimo_erro})` : null
   if (fonte.status === 'ok') return null
   if (fonte.status === 'fonte_indisponivel') return `${nome}: nenhuma cópia obtida ainda${falhou ? `; ${falhou}` : ''}.`
+  // A derived copy whose inputs carry no time of their own.
+  if (fonte.consultado_em === null) return `${nome}: dados de data desconhecida (as entradas não dizem de quando são): não se sabe se estão dentro do prometido (${intervalo(fonte.atualiza_a_cada_minutos)})${falhou ? `; ${falhou}` : ''}.`
   const idade = `${fonte.consultado_em} (há ${idadeEmPalavras(fonte.defasagem_segundos ?? 0)})`
   if (fonte.status === 'amostra') return `${nome}: amostra embutida no programa, gravada em ${idade}: não são dados atuais${falhou ? `; ${falhou}` : ''}.`
   return `${nome}: dados de ${idade}, mais velhos que o prometido (${intervalo(fonte.atualiza_a_cada_minutos)}); ${falhou ?? 'a atualização ainda não terminou'}.`

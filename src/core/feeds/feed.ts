@@ -48,10 +48,23 @@ export interface FeedDef<T = unknown> {
   /**
    * When the data was obtained from the real sources, when that is not the fetch: a feed derived
    * from other copies (the briefing) is as old as its newest input. Ages and statuses count from it.
+   * null: not known (inputs that carry no time of their own); the copy is then `cache_servido` with
+   * no age, never "fetched now".
    */
   dataTime?(dados: T): string | null
+  /**
+   * A feed derived from other copies: whether every copy it was made from is the bundled sample. Its
+   * own copy is then `amostra` too: recomputing a sample does not make it data this server obtained.
+   */
+  fromSample?(dados: T): boolean
   /** Keys refreshed in the background and by `dadosbr atualizar` (default ['']: a feed with one copy). */
   defaultKeys?: string[]
+  /**
+   * The key whose copy holds this key's data too (a UF's open tenders are in the whole list's copy),
+   * or null. While that copy is a good one (held, fetched by this server, its last attempt a success:
+   * `covered`), this key is not refreshed in the background and is forgotten until asked again.
+   */
+  coveredBy?(key: string): string | null
   /** Per attempt; a background refresh may be slow (PNCP takes 15-22 s). Default 60 s. */
   timeoutMs?: number
   /**
@@ -239,10 +252,15 @@ export class FeedRunner {
     return feed.intervalMinutes < 1
   }
 
-  /** When the served data was obtained from its sources: the fetch, or for a derived feed its newest input. */
+  /** Whether a copy holds data. */
+  private held(copy: FeedCopy | null): copy is FeedCopy {
+    return Boolean(copy?.consultado_em) && copy!.dados !== null && copy!.dados !== undefined
+  }
+
+  /** When the served data was obtained from its sources: the fetch, or for a derived feed its newest input (null: unknown). */
   private dataAt(feed: FeedDef, copy: FeedCopy | null): string | null {
-    if (!copy?.consultado_em || copy.dados === null || copy.dados === undefined) return null
-    return (feed.dataTime ? feed.dataTime(copy.dados) : null) ?? copy.consultado_em
+    if (!this.held(copy)) return null
+    return feed.dataTime ? feed.dataTime(copy.dados) : copy.consultado_em
   }
 
   private since(iso: string | null): number | null {
@@ -272,8 +290,10 @@ export class FeedRunner {
   stateOf(feed: FeedDef, key: string, copy: FeedCopy | null): FeedState {
     const consultado = this.dataAt(feed, copy)
     const age = this.since(consultado)
+    const held = this.held(copy)
     const interval = this.intervalMs(feed)
-    const status: FeedStatus = age === null ? 'fonte_indisponivel' : copy?.amostra ? 'amostra' : age <= interval ? 'ok' : 'cache_servido'
+    // Data of unknown age is never `ok`: nothing says it is within the promise.
+    const status: FeedStatus = !held ? 'fonte_indisponivel' : copy.amostra ? 'amostra' : age !== null && age <= interval ? 'ok' : 'cache_servido'
     const state: FeedState = {
       nome: feed.name,
       chave: key,
@@ -281,14 +301,14 @@ export class FeedRunner {
       consultado_em: consultado,
       defasagem_segundos: age === null ? null : Math.round(age / 1000),
       atualiza_a_cada_minutos: feed.intervalMinutes,
-      cache: age !== null,
+      cache: held,
       status,
       tentado_em: copy?.tentado_em ?? null,
       ultimo_erro: copy?.ultimo_erro ?? null,
       falhas: copy?.falhas ?? 0,
       problema: null,
     }
-    state.problema = this.problemOf(feed, state, age)
+    state.problema = this.problemOf(feed, state, held, age)
     return state
   }
 
@@ -298,11 +318,13 @@ export class FeedRunner {
    * while nobody asks) whose last attempt failed. Offline, only a missing copy counts: not
    * fetching is what was asked for.
    */
-  private problemOf(feed: FeedDef, s: FeedState, age: number | null): string | null {
+  private problemOf(feed: FeedDef, s: FeedState, held: boolean, age: number | null): string | null {
     const erro = s.ultimo_erro ? ` (último erro: ${s.ultimo_erro})` : ''
-    if (age === null) return `nenhuma cópia obtida ainda${this.offline ? ' (servidor sem fontes: rode dadosbr ingest --amostra ou dadosbr atualizar)' : ''}${erro}`
+    if (!held) return `nenhuma cópia obtida ainda${this.offline ? ' (servidor sem fontes: rode dadosbr ingest --amostra ou dadosbr atualizar)' : ''}${erro}`
     if (this.offline) return null
     if (this.onRequest(feed)) return s.ultimo_erro ? `a última consulta falhou${erro}` : null
+    // A derived copy of unknown age: its inputs' own sources say whether they are landing.
+    if (age === null) return null
     if (age > 3 * this.intervalMs(feed)) {
       const what = s.status === 'amostra' ? `amostra gravada em ${s.consultado_em}` : `cópia de ${Math.round(age / 60_000)} min`
       return `${what}, mais velha que três intervalos (${feed.intervalMinutes} min)${erro}`
@@ -321,6 +343,19 @@ export class FeedRunner {
     const feed = this.def(name)
     const k = key ?? this.mainKey(feed)
     return this.stateOf(feed, k, this.slot(feed, k).copy)
+  }
+
+  /**
+   * Whether a key's data is held by a good copy of another key (FeedDef.coveredBy): held, fetched by
+   * this server (not the bundled sample), and its last attempt a success. A route then serves that
+   * copy and needs no copy of this key.
+   */
+  covered(name: string, key: string): boolean {
+    const feed = this.def(name)
+    const by = feed.coveredBy?.(key)
+    if (by === null || by === undefined || by === key) return false
+    const copy = this.slot(feed, by).copy
+    return this.held(copy) && !copy.amostra && !copy.ultimo_erro
   }
 
   /** The copy and its `fonte` as they are now, without starting a refresh (a route choosing between copies). */
@@ -420,7 +455,7 @@ export class FeedRunner {
     const timeoutMs = feed.timeoutMs ?? 60_000
     const ctx: FeedFetchContext = {
       url: (u) => upstreamUrl(u),
-      fetch: (url, options) => fetchUpstream(url, { timeoutMs, ...options }),
+      fetch: (url, options) => fetchUpstream(url, { timeoutMs, upstreams: feed.upstreams, ...options }),
       log: this.options.log,
       previous: previous?.dados ?? null,
       now: this.now,
@@ -430,7 +465,7 @@ export class FeedRunner {
     try {
       const dados = await feed.fetch(key, ctx)
       next = { feed: feed.name, chave: key, consultado_em: started, dados, tentado_em: started, ultimo_erro: null, falhas: 0 }
-      if (this.options.sample) next.amostra = true
+      if (this.options.sample || feed.fromSample?.(dados)) next.amostra = true
       if (previous?.ultimo_erro) this.options.log.info('fonte voltou', { fonte: feed.name, chave: key || undefined })
     } catch (err) {
       const erro = err instanceof Error ? err.message : String(err)
@@ -516,7 +551,14 @@ export class FeedRunner {
       for (const feed of this.feeds) {
         if (this.onRequest(feed) && !first) continue
         const keys = new Set([...(feed.defaultKeys ?? ['']), ...(this.asked.get(feed.name) ?? [])])
-        for (const key of keys) if (this.due(feed, this.slot(feed, key).copy)) this.startRefresh(feed, key)
+        for (const key of keys) {
+          // A key another copy holds well is not polled for nothing, nor kept: a request asks it again when needed.
+          if (this.covered(feed.name, key)) {
+            this.asked.get(feed.name)?.delete(key)
+            continue
+          }
+          if (this.due(feed, this.slot(feed, key).copy)) this.startRefresh(feed, key)
+        }
       }
       first = false
     }

@@ -48,6 +48,12 @@ function properties(schema: z.ZodType | undefined, withDescriptions: boolean): {
     const { description, default: _default, ...rest } = prop
     // A date's format says it; zod's calendar regex beside it is 300 bytes of header.
     if (rest.format === 'date') delete rest.pattern
+    // Query values travel as text here (their pattern says the digits); a numeric bound on a string means nothing to a
+    // validator. The bounds are in /openapi.json, where the parameter is an integer.
+    if (rest.type === 'string') {
+      delete rest.minimum
+      delete rest.maximum
+    }
     props[name] = withDescriptions && description ? { ...rest, description } : rest
   }
   return { properties: props, required: whole.required ?? [] }

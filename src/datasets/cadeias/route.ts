@@ -1,33 +1,9 @@
 // HTTP only: each chain route with its price (SPEC §4 Causal chains) and schemas; the work is in service.ts and motor.ts.
-import type { AppContext } from '../../core/context'
-import { JsonText } from '../../core/errors'
+import { perSecond } from '../../core/per-second'
 import { defineRoute, REGRA_SEM_DADOS } from '../../core/route'
 import { AmostraResposta, CadeiaResposta } from './model'
 import { REGRAS, type CadeiaId } from './regras'
 import * as service from './service'
-
-/**
- * Each answer is built once a second per process and sent as bytes to every request of that second
- * (requests arriving while it is built wait for the same build): the copies behind it change a few
- * times a day, only the ages (whole seconds) move.
- */
-const built = new WeakMap<AppContext, Map<string, { second: number; body: Promise<JsonText> }>>()
-export function perSecond(name: string, build: (ctx: AppContext) => Promise<unknown>) {
-  return ({ ctx }: { ctx: AppContext }) => {
-    const second = Math.floor(Date.now() / 1000)
-    let m = built.get(ctx)
-    if (!m) built.set(ctx, (m = new Map()))
-    const hit = m.get(name)
-    if (hit && hit.second === second) return hit.body
-    const body = build(ctx).then((b) => new JsonText(Buffer.from(JSON.stringify(b)), b))
-    // A failed build is not kept: the next request tries again (unless a newer build took its place).
-    body.catch(() => {
-      if (m!.get(name)?.body === body) m!.delete(name)
-    })
-    m.set(name, { second, body })
-    return body
-  }
-}
 
 const COMO_LER =
   'Cada elo traz indicador, valor, data, a fonte (rota e campo de onde veio, com a idade da cópia) e o seu status: ok conta na leitura; defasado (mais velho que a idade máxima da regra) e ausente não contam. ' +
@@ -45,7 +21,7 @@ function rotaDaCadeia(id: CadeiaId, summary: string) {
     price: service.PRECO_CADEIA,
     response: CadeiaResposta,
     errors: [],
-    handler: perSecond(id, (ctx) => service.cadeia(ctx, id)),
+    handler: perSecond((ctx) => service.cadeia(ctx, id)),
   })
 }
 
@@ -62,5 +38,5 @@ export const amostra = defineRoute({
   price: null,
   response: AmostraResposta,
   errors: [],
-  handler: perSecond('amostra', (ctx) => service.amostra(ctx)),
+  handler: perSecond((ctx) => service.amostra(ctx)),
 })

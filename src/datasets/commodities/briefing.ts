@@ -42,10 +42,12 @@ export interface BriefingDados {
   entradas: { clima: Entrada | null; fogo: Entrada | null; hidrologia: Entrada | null; exportacoes: Entrada | null; mercado_ptax: Entrada | null }
   /** Fingerprint of the template: a new edition is written only when it changes. */
   impressao: string
+  /** Every polled copy it read is the bundled sample (not served: the copy's `fonte.status` says it, `amostra`). */
+  de_amostras: boolean
 }
 
 /** The inputs as the copies on disk have them (no refresh started: the briefing never waits on an upstream). */
-export function lerSinais(dataDir: string, now: () => number): { sinais: Sinais; entradas: BriefingDados['entradas'] } {
+export function lerSinais(dataDir: string, now: () => number): { sinais: Sinais; entradas: BriefingDados['entradas']; deAmostras: boolean } {
   const runner = new FeedRunner([CLIMA_FEED, FOGO_FEED, HIDROLOGIA_FEED, PTAX_FEED], { dataDir, log: createLogger('silent'), now })
   const clima = runner.copy<ClimaDados>(CLIMA_FEED.name)
   const fogo = runner.copy<FogoDados>(FOGO_FEED.name)
@@ -65,7 +67,9 @@ export function lerSinais(dataDir: string, now: () => number): { sinais: Sinais;
   }
   const entrada = (c: { consultado_em: string | null } | null, ref: string | null | undefined): Entrada | null => (c?.consultado_em ? { consultado_em: c.consultado_em, referencia: ref ?? null } : null)
   const ultimaPtax = ptax?.dados?.serie?.[ptax.dados.serie.length - 1]?.data
+  const lidas = [clima, fogo, hidro, ptax].filter((c) => c?.consultado_em && c.dados)
   return {
+    deAmostras: lidas.length > 0 && lidas.every((c) => c!.amostra === true),
     sinais: { clima: clima?.dados ?? null, fogo: fogo?.dados ?? null, hidrologia: hidro?.dados ?? null, exportacoes, ptax: ptax?.dados ?? null },
     entradas: {
       clima: entrada(clima, clima?.dados?.referencia),
@@ -137,7 +141,7 @@ export async function reescrever(config: LlmConfig, texto: { resumo: string; des
 }
 
 export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, string | undefined> = process.env): Promise<BriefingDados> {
-  const { sinais, entradas } = lerSinais(ctx.dataDir, ctx.now)
+  const { sinais, entradas, deAmostras } = lerSinais(ctx.dataDir, ctx.now)
   if (!sinais.clima && !sinais.fogo && !sinais.hidrologia && !sinais.exportacoes && !sinais.ptax) throw new Error('nenhum sinal com cópia ainda (clima, fogo, hidrologia, exportações, PTAX): o briefing espera o primeiro')
   // The edition's day is the day of its newest polled input, not the clock: a briefing over copies of
   // 29 January is the briefing of 29 January, whenever it is read.
@@ -150,8 +154,8 @@ export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, s
   const impressao = createHash('sha256').update(JSON.stringify([texto, ds, config?.model ?? null])).digest('hex').slice(0, 16)
   const previous = ctx.previous as BriefingDados | null
   // Same signals, same template: the edition stands (no LLM call), read from the inputs as they are now.
-  if (previous?.impressao === impressao && previous.data === data) return { ...previous, dados_de: dadosDe, entradas }
-  const base: BriefingDados = { data, dados_de: dadosDe, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null, resumo: texto, destaques: ds, regra: REGRA_TEXTO, entradas, impressao }
+  if (previous?.impressao === impressao && previous.data === data) return { ...previous, dados_de: dadosDe, entradas, de_amostras: deAmostras }
+  const base: BriefingDados = { data, dados_de: dadosDe, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null, resumo: texto, destaques: ds, regra: REGRA_TEXTO, entradas, impressao, de_amostras: deAmostras }
   if (!config) return base
   try {
     const r = await reescrever(config, { resumo: texto, destaques: ds.map((d) => ({ id: d.id, texto: d.texto })) })
@@ -171,8 +175,11 @@ export const BRIEFING_FEED: FeedDef<BriefingDados> = {
   // when they changed (they change at most a few times a day).
   intervalMinutes: 1440,
   refreshMinutes: 60,
-  // The briefing is as old as its newest input, not as its last hourly check.
+  // The briefing is as old as its newest polled input, not as its last hourly check; from the exports
+  // build alone (no time of its own) its age is unknown, never "now".
   dataTime: (dados) => dados.dados_de,
+  // Recomputed from the bundled sample's copies, it is the sample too (status amostra, of their date).
+  fromSample: (dados) => dados.de_amostras === true,
   timeoutMs: 60_000,
   fetch: (_key, ctx) => fetchBriefing(ctx),
 }

@@ -1,29 +1,8 @@
 // HTTP only: each commodities route with its price (SPEC §4 Commodities and Packs) and schemas; the work is in service.ts.
-import type { AppContext } from '../../core/context'
-import { JsonText } from '../../core/errors'
+import { perSecond } from '../../core/per-second'
 import { defineRoute, REGRA_SEM_DADOS } from '../../core/route'
 import { AmostraResposta, BriefingResposta, ClimaResposta, ExportacoesResposta, FogoResposta, HidrologiaResposta, PacoteResposta } from './model'
 import * as service from './service'
-
-/**
- * Each answer is written once a second per process and sent as bytes to every request of that
- * second: the copies change a few times a day, only the ages (whole seconds) move. Under load the
- * pack (~60 KB) would otherwise be rebuilt and serialized per request.
- */
-const written = new WeakMap<AppContext, Map<string, { second: number; body: JsonText }>>()
-function perSecond(name: string, build: (ctx: AppContext) => Promise<unknown>) {
-  return async ({ ctx }: { ctx: AppContext }) => {
-    const second = Math.floor(Date.now() / 1000)
-    let m = written.get(ctx)
-    if (!m) written.set(ctx, (m = new Map()))
-    const hit = m.get(name)
-    if (hit && hit.second === second) return hit.body
-    const value = await build(ctx)
-    const body = new JsonText(Buffer.from(JSON.stringify(value)), value)
-    m.set(name, { second, body })
-    return body
-  }
-}
 
 const FONTE_NOTE =
   'A cópia vem em `fonte` com consultado_em, defasagem_segundos, a última tentativa (tentado_em, ultimo_erro) e status: ok (dentro do intervalo), cache_servido (mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ' +
@@ -41,7 +20,7 @@ export const clima = defineRoute({
   price: 0.005,
   response: ClimaResposta,
   errors: [],
-  handler: perSecond('clima', service.clima),
+  handler: perSecond(service.clima),
 })
 
 export const fogo = defineRoute({
@@ -54,7 +33,7 @@ export const fogo = defineRoute({
   price: 0.002,
   response: FogoResposta,
   errors: [],
-  handler: perSecond('fogo', service.fogo),
+  handler: perSecond(service.fogo),
 })
 
 export const exportacoes = defineRoute({
@@ -66,8 +45,8 @@ export const exportacoes = defineRoute({
     '503 quando nenhuma base de exportações foi construída (nada é cobrado).',
   price: 0.005,
   response: ExportacoesResposta,
-  errors: [],
-  handler: perSecond('exportacoes', service.exportacoes),
+  errors: ['dados_indisponiveis'],
+  handler: perSecond(service.exportacoes),
 })
 
 export const hidrologia = defineRoute({
@@ -78,7 +57,7 @@ export const hidrologia = defineRoute({
   price: 0.002,
   response: HidrologiaResposta,
   errors: [],
-  handler: perSecond('hidrologia', service.hidrologia),
+  handler: perSecond(service.hidrologia),
 })
 
 export const briefing = defineRoute({
@@ -92,7 +71,7 @@ export const briefing = defineRoute({
   price: 0.1,
   response: BriefingResposta,
   errors: [],
-  handler: perSecond('briefing', service.briefing),
+  handler: perSecond(service.briefing),
 })
 
 export const pacote = defineRoute({
@@ -106,7 +85,7 @@ export const pacote = defineRoute({
   response: PacoteResposta,
   errors: [],
   semDados: (r) => (r.indisponiveis.length === 5 ? 'as cinco partes (clima, fogo, exportações, hidrologia, briefing) estão sem dados' : null),
-  handler: perSecond('pacote', service.pacote),
+  handler: perSecond(service.pacote),
 })
 
 export const amostra = defineRoute({
@@ -117,5 +96,5 @@ export const amostra = defineRoute({
   price: null,
   response: AmostraResposta,
   errors: [],
-  handler: perSecond('amostra', service.amostra),
+  handler: perSecond(service.amostra),
 })

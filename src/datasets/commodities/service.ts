@@ -69,7 +69,7 @@ export async function exportacoes(ctx: AppContext): Promise<Exportacoes> {
 export async function briefing(ctx: AppContext): Promise<Briefing> {
   const { dados, fonte } = await ctx.feeds.get<BriefingDados>(BRIEFING_FEED.name)
   if (!dados) return { data: null, idioma: 'en', dados_de: null, escrito_por: null, modelo: null, llm_erro: null, resumo: null, destaques: [], regra: '', entradas: null, fonte }
-  const { impressao: _, ...rest } = dados
+  const { impressao: _, de_amostras: _amostras, ...rest } = dados
   return { ...rest, fonte }
 }
 

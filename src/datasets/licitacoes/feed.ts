@@ -43,8 +43,11 @@ export const abertasFeed: FeedDef<AbertasCopy> = {
   },
   // The default query (every UF, pregão eletrônico) is kept fresh unasked; the others from their first request on.
   defaultKeys: [abertasKey('6')],
+  // A UF's tenders are in its modalidade's whole list: while that copy is good, the UF's own is not polled.
+  coveredBy: (key) => (key.includes('-') ? key.split('-')[0]! : null),
   timeoutMs: 90_000,
-  // A first copy takes PNCP 15-22 s a page: a request never waits for it (fonte_indisponivel, empty list).
+  // A first copy takes PNCP 15-22 s a page: a request never waits for it. Until one lands the answer
+  // has no data: a 503 dados_indisponiveis, not charged (defineRoute's semDados).
   firstNeedWaitMs: 0,
   async fetch(key, ctx) {
     const [modalidade, uf] = key.split('-') as [string, string | undefined]

@@ -10,8 +10,12 @@
 export const DATASET_DIR = 'licitacoes'
 export const DB_FILE = 'contratos.sqlite'
 export const SYNC_FILE = 'sync.sqlite'
-/** Layout version of both files: a server opens only builds of its own version; the ingest starts over (--refazer) on another. */
-export const FORMAT = 3
+/**
+ * Layout version of both files: a server opens only builds of its own version; the ingest starts over (--refazer) on another.
+ * 4: `objeto` as PNCP wrote it (line breaks kept), where 3 collapsed runs of spaces and line breaks: an index of 3
+ * extended by this version would serve both forms, so it is re-synced instead (docs/licitacoes.md, "Atualizando").
+ */
+export const FORMAT = 4
 export const BASE = 'PNCP/contratos'
 
 /** Contract values are summed in ten-thousandths of a real (PNCP sends up to 4 decimals): integers add exactly. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FonteFeed } from '../../core/feeds/model'
-import { cnpjParam, pagina, porPagina, ufParam } from '../../core/validate'
+import { cnpjParam, intParam, pagina, porPagina, ufParam } from '../../core/validate'
 import { MODALIDADES } from './pncp'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
@@ -56,12 +56,10 @@ const MODALIDADE_MESSAGE = `deve ser um código de modalidade do PNCP de 1 a 13 
 
 export const AbertasQuery = z.object({
   uf: ufParam.optional(),
-  modalidade: z
-    .string()
-    .regex(/^\d{1,2}$/, MODALIDADE_MESSAGE)
-    .transform((v) => String(Number(v)))
-    .refine((v) => v in MODALIDADES, MODALIDADE_MESSAGE)
-    .default('6'),
+  // PNCP's codes are 1 to 13 with no gap (MODALIDADES; a test holds them to it): a range says them all.
+  modalidade: intParam(1, 13, MODALIDADE_MESSAGE)
+    .default(6)
+    .describe(`código de modalidade do PNCP: ${Object.entries(MODALIDADES).map(([c, n]) => `${c} = ${n}`).join('; ')} (padrão 6)`),
   pagina,
   por_pagina: porPagina,
 })

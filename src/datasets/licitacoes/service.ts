@@ -52,21 +52,27 @@ export function fornecedor(files: ContractsFiles, cnpj: string): Out<typeof Forn
 
 /**
  * One page of the open tenders of a query, from a local copy (never a wait on PNCP beyond the feed's
- * first-need bound). The copy of a modalidade's whole list holds every UF: a `uf` is filtered from it
- * whenever it is held (or kept fresh unasked, as the default one), and only without it does a UF get
- * a copy of its own (PNCP asked for that UF alone). Tenders whose proposal deadline passed are
- * dropped: counted against now, or, for the bundled sample, against the time it was recorded (the
- * sample shows what was open that day, and says so in fonte).
+ * first-need bound). The copy of a modalidade's whole list holds every UF: a `uf` is filtered from it.
+ * A UF gets a copy of its own (PNCP asked for that UF alone, a much shorter query) only while the whole
+ * list is not a good copy (none yet, the bundled sample, or its last refresh failed): the newer of the
+ * two is served, the sample losing to any fetch; once the whole list is good again the UF's copy is no
+ * longer polled (FeedDef.coveredBy). Tenders whose proposal deadline passed are dropped: counted
+ * against now, or, for the bundled sample, against the time it was recorded (the sample shows what was
+ * open that day, and says so in fonte).
  */
 export async function abertas(ctx: AppContext, q: Out<typeof AbertasQuery>): Promise<Out<typeof Abertas>> {
-  const inteira = abertasKey(q.modalidade)
-  let lida: FeedAnswer<AbertasCopy> | null = null
-  if (!q.uf || ctx.feeds.peek<AbertasCopy>(ABERTAS_FEED, inteira).dados || keptUnasked(ctx, inteira)) lida = await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, inteira)
-  if (q.uf && !lida?.dados) {
-    const propria = await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, abertasKey(q.modalidade, q.uf))
-    if (propria.dados || !lida) lida = propria
+  const modalidade = String(q.modalidade)
+  const inteira = abertasKey(modalidade)
+  const peekInteira = ctx.feeds.peek<AbertasCopy>(ABERTAS_FEED, inteira)
+  // The whole list is asked (and so kept fresh) for every query but a UF's of a modalidade never fetched whole.
+  const todas = !q.uf || peekInteira.dados || keptUnasked(ctx, inteira) ? await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, inteira) : peekInteira
+  let lida = todas
+  if (q.uf) {
+    const chave = abertasKey(modalidade, q.uf)
+    const propria = ctx.feeds.covered(ABERTAS_FEED, chave) ? ctx.feeds.peek<AbertasCopy>(ABERTAS_FEED, chave) : await ctx.feeds.get<AbertasCopy>(ABERTAS_FEED, chave)
+    lida = maisNova(todas, propria)
   }
-  const { dados, fonte } = lida!
+  const { dados, fonte } = lida
   const abertasEm = fonte.status === 'amostra' && fonte.consultado_em ? Date.parse(fonte.consultado_em) : ctx.feeds.now()
   const daUf = (dados?.oportunidades ?? []).filter((o) => !q.uf || o.unidade.uf === q.uf)
   const abertas = daUf.filter((o) => !o.data_encerramento_proposta || Date.parse(o.data_encerramento_proposta) > abertasEm)
@@ -80,6 +86,18 @@ export async function abertas(ctx: AppContext, q: Out<typeof AbertasQuery>): Pro
     aviso: avisoDaFonte('a lista do PNCP', fonte),
     fonte,
   }
+}
+
+/**
+ * Of the whole list and a UF's own copy, the one to serve: the one with data; of two, a fetch over the
+ * bundled sample, then the newer (the whole list on a tie). With neither, the one tried (its error).
+ */
+function maisNova(todas: FeedAnswer<AbertasCopy>, propria: FeedAnswer<AbertasCopy>): FeedAnswer<AbertasCopy> {
+  if (!propria.dados) return todas.dados || todas.fonte.tentado_em ? todas : propria
+  if (!todas.dados) return propria
+  const amostra = (a: FeedAnswer<AbertasCopy>) => a.fonte.status === 'amostra'
+  if (amostra(todas) !== amostra(propria)) return amostra(todas) ? propria : todas
+  return Date.parse(propria.fonte.consultado_em!) > Date.parse(todas.fonte.consultado_em!) ? propria : todas
 }
 
 /** Whether a copy is refreshed in the background without being asked for (the feed's default keys). */

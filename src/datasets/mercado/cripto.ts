@@ -3,6 +3,7 @@
 // time with a 15 s cache (a sub-minute feed: src/core/feeds, waitOnStaleMs); a request never waits
 // past the bound, and when every exchange fails the last good copy is served with its age.
 import { FeedFailure, type FeedDef, type FeedFetchContext } from '../../core/feeds/feed'
+import type { UpstreamSetting } from '../../core/upstream'
 import { COINBASE, FOXBIT, KRAKEN, MERCADO_BITCOIN, NOVADAX } from './upstreams'
 import { decimal, isRecord, readJson } from './json'
 
@@ -108,20 +109,22 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
-const get = async (ctx: FeedFetchContext, url: string, what: string) => readJson(await ctx.fetch(url, { headers: { accept: 'application/json' } }), what)
+/** One ticker: its exchange's setting names the address in messages (exchanges may share one mirror). */
+const get = async (ctx: FeedFetchContext, upstream: UpstreamSetting, path: string, what: string) =>
+  readJson(await ctx.fetch(`${ctx.url(upstream)}${path}`, { headers: { accept: 'application/json' }, upstreams: [upstream] }), what)
 
 /** Every ticker asked in one refresh: each source with its own failure. */
 function sources(ctx: FeedFetchContext): { fonte: string; run: () => Promise<Quoted[]> }[] {
-  const foxbit = (par: Par, m: string) => async () => [parseFoxbit(await get(ctx, `${ctx.url(FOXBIT)}/rest/v3/markets/${m}/ticker/24hr`, 'Foxbit'), par)]
-  const novadax = (par: Par, s: string) => async () => [parseNovadax(await get(ctx, `${ctx.url(NOVADAX)}/v1/market/ticker?symbol=${s}`, 'NovaDAX'), par)]
+  const foxbit = (par: Par, m: string) => async () => [parseFoxbit(await get(ctx, FOXBIT, `/rest/v3/markets/${m}/ticker/24hr`, 'Foxbit'), par)]
+  const novadax = (par: Par, s: string) => async () => [parseNovadax(await get(ctx, NOVADAX, `/v1/market/ticker?symbol=${s}`, 'NovaDAX'), par)]
   return [
-    { fonte: 'Mercado Bitcoin', run: async () => parseMercadoBitcoin(await get(ctx, `${ctx.url(MERCADO_BITCOIN)}/api/v4/tickers?symbols=BTC-BRL,USDT-BRL`, 'Mercado Bitcoin')) },
+    { fonte: 'Mercado Bitcoin', run: async () => parseMercadoBitcoin(await get(ctx, MERCADO_BITCOIN, `/api/v4/tickers?symbols=BTC-BRL,USDT-BRL`, 'Mercado Bitcoin')) },
     { fonte: 'Foxbit (BTC/BRL)', run: foxbit('btc_brl', 'btcbrl') },
     { fonte: 'Foxbit (USDT/BRL)', run: foxbit('usdt_brl', 'usdtbrl') },
     { fonte: 'NovaDAX (BTC/BRL)', run: novadax('btc_brl', 'BTC_BRL') },
     { fonte: 'NovaDAX (USDT/BRL)', run: novadax('usdt_brl', 'USDT_BRL') },
-    { fonte: 'Coinbase', run: async () => [parseCoinbase(await get(ctx, `${ctx.url(COINBASE)}/v2/prices/BTC-USD/spot`, 'Coinbase'))] },
-    { fonte: 'Kraken', run: async () => [parseKraken(await get(ctx, `${ctx.url(KRAKEN)}/0/public/Ticker?pair=XBTUSD`, 'Kraken'))] },
+    { fonte: 'Coinbase', run: async () => [parseCoinbase(await get(ctx, COINBASE, `/v2/prices/BTC-USD/spot`, 'Coinbase'))] },
+    { fonte: 'Kraken', run: async () => [parseKraken(await get(ctx, KRAKEN, `/0/public/Ticker?pair=XBTUSD`, 'Kraken'))] },
   ]
 }
 

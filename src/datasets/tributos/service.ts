@@ -219,7 +219,12 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
       fundamentos: [...todo.seletivo.map((s) => itemNcm(s, cobre(s), false)), ...seletivoPartes.map((s) => itemNcm(s, 'parte', false))],
       observacao: comIs && comIs < subitens.length ? `${comIs} de ${subitens.length} subitens deste código estão no Anexo XVII.` : null,
     }
-    observacoes.push(`Código de ${codigo.length} dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (${subitens.length} na tabela carregada).`)
+    // An excerpt (the bundled sample) may hold only some of the code's subitems: the regime and the
+    // Imposto Seletivo above are then those of the subitems it holds, and the answer says so.
+    observacoes.push(
+      `Código de ${codigo.length} dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (${subitens.length} na tabela carregada` +
+        (files.tabela.completa ? ').' : ', um trecho da tabela vigente: ela pode ter outros subitens deste código, e o regime e o Imposto Seletivo acima valem para os deste trecho).'),
+    )
   } else {
     // The table does not say which subitems the code has (it is not in the table, or an excerpt has
     // none below it): the annexes alone, which cite codes by prefix, answer what they cover, and

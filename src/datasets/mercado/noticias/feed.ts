@@ -41,7 +41,12 @@ export const IDADE_MAX_MS = 7 * 86_400_000
 const idOf = (link: string) => createHash('sha1').update(canonicalLink(link)).digest('hex').slice(0, 16)
 
 async function fetchOutlet(feed: FeedConfigurado, ctx: FeedFetchContext, now: number): Promise<{ itens: ItemBruto[]; formato: string; charset: string }> {
-  const response = await ctx.fetch(feed.url, { headers: { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5' } })
+  // A default outlet's own setting names its address in messages (outlets may share one mirror).
+  const upstream = VEICULOS_PADRAO.find((v) => v.id === feed.id)?.upstream
+  const response = await ctx.fetch(feed.url, {
+    headers: { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5' },
+    ...(upstream ? { upstreams: [upstream] } : {}),
+  })
   const { text, charset } = decodeFeed(new Uint8Array(await response.arrayBuffer()), response.headers.get('content-type'))
   if (/^\s*(<!doctype html|<html)/i.test(text)) throw new Error(`${feed.veiculo}: a resposta é uma página HTML, não um feed`)
   const { formato, itens } = parseItems(text, now)

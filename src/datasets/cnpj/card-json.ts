@@ -42,18 +42,23 @@ export function ibgeDe(files: CnpjFiles, uf: string | null, codigo: string | nul
   return files.ibge.porTom.get(codigo) ?? null
 }
 
-/** A text value as JSON; blank is null (the card store keeps null as blank). */
-const q = (v: string | null | undefined) => (v ? JSON.stringify(v) : 'null')
+/** Characters a JSON string must escape. */
+const ESCAPE = /["\\\u0000-\u001f]/
+/** A text value as JSON; blank is null (the card store keeps null as blank). Most values need no escaping: quoted as they are. */
+const q = (v: string | null | undefined) => (v ? (ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`) : 'null')
 
-/** `{"codigo":...,"descricao":...}` of a code, each made once per lookup table. */
+/** `{"codigo":...,"descricao":...}` of each code of a lookup table, made once each (the table is the key: a new month brings new tables). */
 const codeJsonCache = new WeakMap<Lookup, Map<string, string>>()
-function codeJson(code: string | undefined, lookup: Lookup): string {
+function codeJson(code: string | undefined, lookup: Lookup, cache: Map<string, string>): string {
   if (!code) return '{"codigo":null,"descricao":null}'
-  let cache = codeJsonCache.get(lookup)
-  if (!cache) codeJsonCache.set(lookup, (cache = new Map()))
   let json = cache.get(code)
   if (json === undefined) cache.set(code, (json = `{"codigo":${JSON.stringify(code)},"descricao":${q(lookup.get(code))}}`))
   return json
+}
+const cacheOf = (lookup: Lookup) => {
+  let cache = codeJsonCache.get(lookup)
+  if (!cache) codeJsonCache.set(lookup, (cache = new Map()))
+  return cache
 }
 
 /** The `fonte` of a month's answers, as JSON. */
@@ -70,6 +75,7 @@ export const fonteJson = (files: CnpjFiles) => {
  */
 export function cardJson(files: CnpjFiles, cnpj: string, v: string[]): string {
   const { lookups } = files
+  const cnaes = cacheOf(lookups.cnaes)
   const situacao = v[F.situacao]
   const motivo = v[F.motivo]
   const tipo = v[F.tipo_logradouro]
@@ -90,15 +96,15 @@ export function cardJson(files: CnpjFiles, cnpj: string, v: string[]): string {
     `"situacao_cadastral":{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":${q(v[F.data_situacao])},` +
     `"motivo":${motivo && motivo !== '00' ? q(lookups.motivos.get(motivo) ?? motivo) : 'null'}},` +
     `"situacao_especial":${especial},"data_inicio_atividade":${q(v[F.data_inicio])},` +
-    `"natureza_juridica":${codeJson(v[F.natureza_juridica], lookups.naturezas)},` +
-    `"qualificacao_responsavel":${codeJson(v[F.qualificacao_responsavel], lookups.qualificacoes)},` +
+    `"natureza_juridica":${codeJson(v[F.natureza_juridica], lookups.naturezas, cacheOf(lookups.naturezas))},` +
+    `"qualificacao_responsavel":${codeJson(v[F.qualificacao_responsavel], lookups.qualificacoes, cacheOf(lookups.qualificacoes))},` +
     `"ente_federativo_responsavel":${q(v[F.ente_federativo])},"porte":${porte ? `"${porte}"` : 'null'},` +
     `"capital_social":${capital ? JSON.stringify(Number(capital)) : 'null'},` +
-    `"cnae_principal":${codeJson(v[F.cnae_principal], lookups.cnaes)},` +
-    `"cnae_secundarios":[${secundarios ? secundarios.split(',').filter(Boolean).map((c) => codeJson(c.padStart(7, '0'), lookups.cnaes)).join(',') : ''}],` +
+    `"cnae_principal":${codeJson(v[F.cnae_principal], lookups.cnaes, cnaes)},` +
+    `"cnae_secundarios":[${secundarios ? secundarios.split(',').filter(Boolean).map((c) => codeJson(c.padStart(7, '0'), lookups.cnaes, cnaes)).join(',') : ''}],` +
     `"endereco":{"logradouro":${q(logradouro)},"numero":${q(v[F.numero])},"complemento":${q(v[F.complemento])},"bairro":${q(v[F.bairro])},` +
     `"municipio":${q(municipioDe(files, uf, municipio, v[F.cidade_exterior] || null))},"uf":${q(uf)},"cep":${q(v[F.cep])},` +
-    `"codigo_municipio_ibge":${q(ibgeDe(files, uf, municipio))},"pais":${v[F.pais] ? codeJson(v[F.pais], lookups.paises) : 'null'}},` +
+    `"codigo_municipio_ibge":${q(ibgeDe(files, uf, municipio))},"pais":${v[F.pais] ? codeJson(v[F.pais], lookups.paises, cacheOf(lookups.paises)) : 'null'}},` +
     // telefone is the first phone, or the second when the first is blank (as before); telefone_2
     // is the second only when the first is there, so no number shows twice.
     `"contato":{"email":${q(v[F.email])},"telefone":${q(primeiro ?? segundo)},"telefone_2":${q(primeiro ? segundo : null)},"fax":${q(telefone(v[F.ddd_fax], v[F.fax]))}},` +

@@ -33,7 +33,8 @@ const cnaeSecundario = await top("SELECT c FROM (SELECT unnest(string_split(cnae
 const cnaeRaro = await top("SELECT cnae_principal FROM estabelecimentos WHERE situacao = '02' GROUP BY 1 ORDER BY count(*) ASC LIMIT 1")
 const hasIbge = (await rows("SELECT count(*) FROM information_schema.columns WHERE table_name = 'municipios' AND column_name = 'codigo_ibge'"))[0]![0]
 const ibge = hasIbge ? (await rows("SELECT m.codigo_ibge FROM estabelecimentos e JOIN municipios m ON m.codigo = e.municipio WHERE m.codigo_ibge IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 3")).map((r) => String(r[0])) : []
-const partnerCpf = await top("SELECT cpf_cnpj FROM socios WHERE cpf_cnpj LIKE '***%' USING SAMPLE 1")
+// (A sample taken before the filter can come out empty: sample among the rows that pass it.)
+const partnerCpf = await top("SELECT cpf_cnpj FROM (SELECT cpf_cnpj FROM socios WHERE cpf_cnpj LIKE '***%' AND cpf_cnpj <> '***999999**' LIMIT 100000) USING SAMPLE 1")
 const partnerCnpj = await top("SELECT cpf_cnpj FROM socios WHERE length(cpf_cnpj) = 14 AND cpf_cnpj NOT LIKE '*%' LIMIT 1")
 const partnerName = await top(`SELECT nome FROM socios WHERE cpf_cnpj = '${partnerCpf}' LIMIT 1`)
 c.closeSync()

@@ -56,7 +56,8 @@ interface Row {
 interface Base {
   answer(cnpj: string): { encontrado: boolean; resultadoJson?: string | Uint8Array; erro?: { codigo: string; mensagem: string } }
   columns: string[]
-  flat(resultado: unknown): Record<string, string>
+  /** The answer's values in `columns` order. */
+  flat(resultado: unknown): string[]
   close(): Promise<void>
 }
 
@@ -109,18 +110,18 @@ async function* counted(path: string, onBytes: (n: number) => void): AsyncGenera
 
 // ---- the bases ----
 
-/** A card as flat CSV columns: nested objects by dotted names, code lists joined by spaces. */
-function flatten(value: unknown, prefix: string, out: Record<string, string>): void {
-  if (value === null || value === undefined) return
-  if (Array.isArray(value)) {
-    out[prefix] = value.map((v) => (v && typeof v === 'object' && 'codigo' in v ? String((v as { codigo: unknown }).codigo) : JSON.stringify(v))).join(' ')
-    return
-  }
-  if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out)
-    return
-  }
-  out[prefix] = String(value)
+/** The values at the columns' paths (dotted names into nested objects); a list of codes joined by spaces; null blank. */
+function valuesAt(value: unknown, paths: string[][]): string[] {
+  return paths.map((path) => {
+    let v = value as Record<string, unknown> | unknown
+    for (const k of path) {
+      if (v === null || v === undefined) break
+      v = (v as Record<string, unknown>)[k]
+    }
+    if (v === null || v === undefined) return ''
+    if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'codigo' in x ? String((x as { codigo: unknown }).codigo) : JSON.stringify(x))).join(' ')
+    return typeof v === 'object' ? JSON.stringify(v) : String(v)
+  })
 }
 
 /** The dotted column names of a zod object (what flatten gives its values). */
@@ -154,17 +155,14 @@ async function cnpjBase(dataDir: string): Promise<Base> {
   const store = await openCnpjStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
   const { files, release } = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
   const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
+  const paths = columns.map((c) => c.split('.'))
   return {
     answer(cnpj) {
       const card = cartaoJson(files, cnpj)
       return card !== null ? { encontrado: true, resultadoJson: card } : { encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: `CNPJ ${cnpj} não consta na base de ${files.referencia}.` } }
     },
     columns,
-    flat(resultado) {
-      const out: Record<string, string> = {}
-      flatten(resultado, '', out)
-      return out
-    },
+    flat: (resultado) => valuesAt(resultado, paths),
     async close() {
       release()
       await store.close()
@@ -184,12 +182,7 @@ async function integridadeBase(dataDir: string): Promise<Base> {
     columns: ['ficha_limpa', 'total_apontamentos', ...LISTAS.flatMap((l) => [l, `${l}_vigentes`])],
     flat(resultado) {
       const t = resultado as { ficha_limpa: boolean; total_apontamentos: number; apontamentos: Record<string, { vigente: boolean }[]> }
-      const out: Record<string, string> = { ficha_limpa: String(t.ficha_limpa), total_apontamentos: String(t.total_apontamentos) }
-      for (const l of LISTAS) {
-        out[l] = String(t.apontamentos[l]!.length)
-        out[`${l}_vigentes`] = String(t.apontamentos[l]!.filter((a) => a.vigente).length)
-      }
-      return out
+      return [String(t.ficha_limpa), String(t.total_apontamentos), ...LISTAS.flatMap((l) => [String(t.apontamentos[l]!.length), String(t.apontamentos[l]!.filter((a) => a.vigente).length)])]
     },
     async close() {
       release()
@@ -216,9 +209,9 @@ function jsonlRow(r: Row): string | Uint8Array[] {
 function csvRow(base: Base, r: Row): string {
   const json = r.resultadoJson
   const resultado = json === undefined ? undefined : JSON.parse(typeof json === 'string' ? json : new TextDecoder().decode(json))
-  const flat = resultado ? base.flat(resultado) : {}
+  const flat = resultado ? base.flat(resultado) : base.columns.map(() => '')
   const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
-  return [...lead, ...base.columns.map((c) => flat[c] ?? '')].map(csvField).join(',') + '\n'
+  return [...lead, ...flat].map(csvField).join(',') + '\n'
 }
 
 export async function consultar(argv: string[]): Promise<number> {

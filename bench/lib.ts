@@ -239,6 +239,8 @@ export type ServerOptions = {
   onLine?: (line: string) => void
   /** Gives up after this long (default 10 min: a national registry opens slowly on a busy machine). */
   timeoutMs?: number
+  /** Another checkout's src/cli.ts (a bench comparing two versions on the same data); default this one's. */
+  cli?: string
 }
 
 export type Server = {
@@ -290,7 +292,7 @@ export async function startServer(o: ServerOptions): Promise<Server> {
   const started = performance.now()
   const timeoutMs = o.timeoutMs ?? 10 * 60_000
   const deadline = Date.now() + timeoutMs
-  const cmd = [process.execPath, ...RUNTIME_FLAGS, CLI, 'serve', '--gratis', '--port', '0', '--host', '127.0.0.1', '--data', o.data, '--log', 'info', '--log-formato', 'texto',
+  const cmd = [process.execPath, ...RUNTIME_FLAGS, o.cli ?? CLI, 'serve', '--gratis', '--port', '0', '--host', '127.0.0.1', '--data', o.data, '--log', 'info', '--log-formato', 'texto',
     ...(o.processes === undefined ? [] : ['--processos', String(o.processes)]), ...(o.args ?? [])]
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...o.env }, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
   const logFd = o.logFile ? openSync(o.logFile, 'a') : undefined

@@ -142,8 +142,8 @@ for (const companies of sizes) {
   const src = join(work, `syn-${companies}`)
   const data = join(work, `data-${companies}`)
   console.log(`\n== ${companies.toLocaleString('en')} empresas ==`)
-  // Qualificacoes.zip is the synth's last file: a dump cut short by an interrupted synth is made again.
-  if (!existsSync(join(src, 'Qualificacoes.zip'))) {
+  // municipios.csv is the synth's last file: a dump cut short by an interrupted synth is made again.
+  if (!existsSync(join(src, 'municipios.csv'))) {
     const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', src, '--empresas', String(companies), '--quiet'])
     console.log(`synth: ${fmt(s.seconds)} s`)
   }

@@ -4,7 +4,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import type { PartitionedTable } from './partitions'
-import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
+import { CardCodec, FICHA_CODEC, MAX_CODES, wordsOf } from '../../src/datasets/cnpj/card-codec'
+import { releaseResults } from '../lib/release-results'
+import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, DICTIONARY_TABLE, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
 
 /**
  * SQL of each card field (FICHA order). The establishment's own fields, up to ESTABLISHMENT_FIELDS,
@@ -18,8 +20,12 @@ const FICHA_SQL: Record<FichaField, string> = {
   cnae_principal: 'cnae_principal', cnaes_secundarios: 'cnaes_secundarios', tipo_logradouro: 'tipo_logradouro',
   logradouro: 'logradouro', numero: 'numero', complemento: 'complemento', bairro: 'bairro', municipio: 'municipio',
   cidade_exterior: 'cidade_exterior', uf: 'uf', cep: 'cep', ddd1: 'ddd1', telefone1: 'telefone1', ddd2: 'ddd2',
-  telefone2: 'telefone2', email: 'email', razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica',
-  porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR', opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR',
+  telefone2: 'telefone2', email: 'email', pais: 'pais', ddd_fax: 'ddd_fax', fax: 'fax', situacao_especial: 'situacao_especial',
+  data_situacao_especial: 'data_situacao_especial::VARCHAR',
+  razao_social: 'm.razao_social', natureza_juridica: 'm.natureza_juridica', porte: 'm.porte', capital_social: 'm.capital_social::VARCHAR',
+  qualificacao_responsavel: 'm.qualificacao_responsavel', ente_federativo: 'm.ente_federativo',
+  opcao_simples: 'si.opcao_simples::VARCHAR', opcao_mei: 'si.opcao_mei::VARCHAR', data_opcao_simples: 'si.data_opcao::VARCHAR',
+  data_exclusao_simples: 'si.data_exclusao::VARCHAR', data_opcao_mei: 'si.data_opcao_mei::VARCHAR', data_exclusao_mei: 'si.data_exclusao_mei::VARCHAR',
 }
 /** The card's fields that come from the establishment row itself: the FICHA fields before the company's. */
 const ESTABLISHMENT_FIELDS = FICHA.slice(0, FICHA.indexOf('razao_social'))
@@ -86,6 +92,51 @@ export function cardQueries(from: Record<PartitionedTable, string>) {
   }
 }
 
+/**
+ * Cards read to choose the dictionary: the first root partitions (a uniform cut of the registry)
+ * until this many, all of them in a smaller month. Counting costs ~10 µs a card (a million: ~10 s
+ * of CPU, one and a half partitions of a national month) on top of reading them a second time.
+ */
+const DICTIONARY_SAMPLE_CARDS = 1_000_000
+/** A word enters the dictionary when the sample holds it this many times at least. */
+const DICTIONARY_MIN_COUNT = 3
+
+/**
+ * The words of the card store's dictionary (card-codec.ts), most frequent first: counted over the
+ * cards of the first partitions (the queries `estabelecimentos(p)` give), in the fields the codec
+ * codes by word, and kept when a code saves bytes (count × (bytes − 2) > 0), at most MAX_CODES.
+ * Ties in word order, so the same dump gives the same dictionary.
+ */
+export async function chooseDictionary(conn: DuckDBConnection, estabelecimentos: (partition: number) => string): Promise<string[]> {
+  const counts = new Map<string, number>()
+  const wordFields = FICHA.map((f, i) => [i, FICHA_CODEC[f]] as const).filter(([, c]) => c === 'palavras' || c === 'lista' || c === 'email')
+  let sampled = 0
+  for (let p = 0; p < PARTITIONS && sampled < DICTIONARY_SAMPLE_CARDS; p++) {
+    const result = await conn.stream(estabelecimentos(p))
+    for (;;) {
+      const chunk = await result.fetchChunk()
+      if (!chunk || chunk.rowCount === 0) break
+      const batches = chunk.getColumnVector(0)
+      for (let i = 0; i < chunk.rowCount; i++)
+        for (const line of (batches.getItem(i) as string).split(PARTNER_SEPARATOR)) {
+          sampled++
+          const fields = line.slice(line.indexOf(CARD_SEPARATOR) + 1).split(CARD_SEPARATOR)
+          for (const [at, codec] of wordFields) {
+            const v = fields[at]
+            if (v) for (const w of wordsOf(codec, v)) if (w.length > 1) counts.set(w, (counts.get(w) ?? 0) + 1)
+          }
+        }
+    }
+    releaseResults()
+  }
+  const bytes = (w: string) => Buffer.byteLength(w, 'utf8')
+  return [...counts]
+    .filter(([w, n]) => n >= DICTIONARY_MIN_COUNT && bytes(w) > 2)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, MAX_CODES)
+    .map(([w]) => w)
+}
+
 export interface CardStore {
   /**
    * Streams one of cardQueries' queries into its table of partition p; returns rows written. A
@@ -93,17 +144,29 @@ export interface CardStore {
    * root are joined into one by PARTNER_SEPARATOR.
    */
   write(conn: DuckDBConnection, table: (typeof CARD_TABLES)[number], partition: number, query: string): Promise<number>
+  /** Stores the dictionary (card-codec.ts) the establishment cards are written with: before the first of them. */
+  useDictionary(words: string[]): void
   close(): void
 }
 
 export function createCardStore(path: string): CardStore {
   const db = new Database(path, { create: true })
+  let codec = new CardCodec([])
   // Built once into a temporary directory and never updated: the journal in memory, no fsync per
   // commit. (journal_mode = OFF is refused by bun's SQLite: it stays 'delete'.)
   db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;')
   for (let p = 0; p < PARTITIONS; p++)
     for (const table of CARD_TABLES) db.exec(`CREATE TABLE ${cardTable(table, p)} (chave INTEGER PRIMARY KEY, dados TEXT NOT NULL)`)
+  db.exec(`CREATE TABLE ${DICTIONARY_TABLE} (codigo INTEGER PRIMARY KEY, palavra TEXT NOT NULL)`)
   return {
+    useDictionary(words) {
+      db.exec('BEGIN')
+      const insert = db.prepare(`INSERT INTO ${DICTIONARY_TABLE} VALUES (?, ?)`)
+      words.forEach((w, i) => insert.run(i, w))
+      insert.finalize()
+      db.exec('COMMIT')
+      codec = new CardCodec(words)
+    },
     async write(conn, table, partition, query) {
       const insert = db.prepare(`INSERT OR IGNORE INTO ${cardTable(table, partition)} (chave, dados) VALUES (?, ?)`)
       // A CNPJ or root with characters outside [0-9A-Z] gets no key, so no card: no request can name it.
@@ -126,7 +189,7 @@ export function createCardStore(path: string): CardStore {
               const k = line.slice(0, cut)
               const dados = line.slice(cut + 1)
               if (table === 'estabelecimentos') {
-                if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), dados).changes
+                if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), codec.encode(dados)).changes
               } else if (table === 'empresas_sem_estab') putRoot(k, dados)
               else if (k === key) value += PARTNER_SEPARATOR + dados
               else {

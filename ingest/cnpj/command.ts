@@ -6,13 +6,15 @@ import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
+import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
+import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
 
 /** The bundled sample: real files in the published format, of the month they were taken from. */
 const SAMPLE_DIR = 'test/cnpj/fixtures/rfb'
 const SAMPLE_MONTH = '2026-08'
 
 const SPECS: FlagSpec[] = [
-  { name: '--from', value: true, help: 'pasta com os 37 zips do mês (sem ela, baixa da Receita)' },
+  { name: '--from', value: true, help: 'pasta com os 37 zips do mês e, se houver, a tabela municipios.csv da Receita (sem ela, baixa tudo; sem a tabela, baixa só a tabela)' },
   { name: '--mes', value: true, help: 'mês de referência AAAA-MM (padrão: o mais recente publicado, ou o nome da pasta --from)', aliases: ['--month'] },
   { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
   { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
@@ -32,13 +34,21 @@ export function coresFlag(value: unknown): number | undefined {
   return n
 }
 
-async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean): Promise<string> {
+/**
+ * The Receita's municipality table (TOM ↔ IBGE) for a build from `dir`: the one in it, else
+ * downloaded into `downloads` (a small file, asked again only when it changed). Asked by the
+ * build once it has checked its options and the zips.
+ */
+const municipiosTable = (ctx: IngestContext, dir: string, downloads: string) => async (): Promise<string> =>
+  municipiosTableIn(dir) ?? (await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log }))
+
+async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: () => Promise<string>): Promise<string> {
   const { flags } = ctx
   const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
   if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
   const started = performance.now()
   const manifest = await buildCnpj({
-    sourceDir: source.dir, month: source.month, dataDir: ctx.dataDir, quiet: ctx.quiet, log: ctx.log, maxRejects, allowPartial,
+    sourceDir: source.dir, month: source.month, dataDir: ctx.dataDir, quiet: ctx.quiet, log: ctx.log, maxRejects, allowPartial, municipiosCsv,
     memoryLimit: flags['--memoria'] as string | undefined,
     cores: coresFlag(flags['--nucleos']),
   })
@@ -56,6 +66,7 @@ export const cnpjIngest: IngestDataset = {
     'Constrói numa pasta nova e só troca a base em uso (link data/cnpj/current) quando tudo deu certo;\n' +
     'um servidor rodando passa a usar a base nova sozinho, sem reiniciar.',
   sampleAssets: [SAMPLE_DIR],
+  upstreams: [RFB_MUNICIPIOS],
   async run(ctx) {
     const { flags, dataDir } = ctx
     let month = flags['--mes'] as string | undefined
@@ -75,7 +86,8 @@ export const cnpjIngest: IngestDataset = {
     const source = fromDir && month
       ? { dir: fromDir, month }
       : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet: ctx.quiet, log: ctx.log })
-    return build(ctx, source, Boolean(flags['--parcial']))
+    const municipiosCsv = municipiosTable(ctx, source.dir, fromDir ? (downloads ?? join(dataDir, 'downloads', 'cnpj')) : source.dir)
+    return build(ctx, source, Boolean(flags['--parcial']), municipiosCsv)
   },
   async sample(ctx, onlyIfNeeded) {
     const built = onlyIfNeeded && upToDateBuild(ctx.dataDir, SAMPLE_MONTH)

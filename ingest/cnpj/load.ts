@@ -9,7 +9,7 @@ import { basename, join } from 'node:path'
 import type { SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
-import { cardQueries, createCardStore, type CardStore } from './card-store'
+import { cardQueries, chooseDictionary, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
 import { readEntry, singleEntry, type ZipEntry } from '../lib/zip'
@@ -20,6 +20,7 @@ import { POOL_THREADS_PER_LOAD } from '../lib/thread-pool'
 import { sqlString } from '../lib/sql'
 import { partitionRelation, partitionSelect, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
+import { attachIbgeCodes, municipiosTableIn, MunicipiosTableError, readMunicipiosTable, type MunicipiosRecord } from './municipios'
 
 export interface SourceFile {
   zip: string
@@ -52,6 +53,8 @@ export interface Manifest extends SnapshotManifest {
    * work bounds a build on a given machine (a phase's CPU over its seconds is the cores it kept busy).
    */
   cpu_segundos: Record<string, number>
+  /** The Receita's TOM ↔ IBGE table the cards' codigo_municipio_ibge comes from (ingest/cnpj/municipios.ts). */
+  municipios_ibge: MunicipiosRecord
 }
 
 export interface BuildOptions {
@@ -60,6 +63,11 @@ export interface BuildOptions {
   dataDir: string
   /** Build with some of the 37 zips missing (bundled sample, tests). */
   allowPartial?: boolean
+  /**
+   * The Receita's municipios.csv (TOM ↔ IBGE), or how to get it (the command downloads it when the
+   * folder lacks it; asked only once the options and the zips are checked); default: the one in sourceDir.
+   */
+  municipiosCsv?: string | (() => Promise<string>)
   /** Malformed rows tolerated before the build fails. */
   maxRejects?: number
   memoryLimit?: string
@@ -229,14 +237,16 @@ async function writeCards(conn: DuckDBConnection, workDir: string, cards: CardSt
   let indexesDone = false
   let raised = false
   void indexes.done.then(() => { indexesDone = true }, () => {})
+  const queries = (p: number) => cardQueries(Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>)
+  // The words the cards are coded with, from the first partitions' cards (card-codec.ts).
+  cards.useDictionary(await chooseDictionary(conn, (p) => queries(p).estabelecimentos))
   for (const table of CARD_TABLES)
     for (let p = 0; p < PARTITIONS; p++) {
       if (indexesDone && !raised) {
         await conn.run(`SET threads = ${indexes.coresWhenDone}`)
         raised = true
       }
-      const from = Object.fromEntries(PARTITIONED_TABLES.map((kind) => [kind, partRelation(workDir, kind, p)])) as Record<PartitionedTable, string>
-      const n = await cards.write(conn, table, p, cardQueries(from)[table])
+      const n = await cards.write(conn, table, p, queries(p)[table])
       if (table === 'estabelecimentos') written += n
       releaseResults()
     }
@@ -264,6 +274,13 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
   const plan = buildPlan(options.cores ?? machineCores(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
+  // The municipality bridge is read and checked before the long load: a wrong file fails first.
+  const asBuildError = (err: unknown) => {
+    throw err instanceof MunicipiosTableError ? new BuildError(err.message) : err
+  }
+  const municipiosPath = typeof options.municipiosCsv === 'function' ? await options.municipiosCsv().catch(asBuildError) : (options.municipiosCsv ?? municipiosTableIn(options.sourceDir))
+  if (!municipiosPath) throw new BuildError(`falta a tabela de municípios da Receita (municipios.csv, TOM ↔ IBGE) em ${options.sourceDir}; sem --from, o ingest a baixa`)
+  const municipios = await readMunicipiosTable(municipiosPath).catch(asBuildError)
   lap('verificacao')
   return buildSnapshot<Manifest>({
     dataDir: options.dataDir,
@@ -323,6 +340,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         // Sanity: every table that came from a file must hold rows.
         for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
         await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
+        const semCodigoIbge = await attachIbgeCodes(conn, municipios.tabela)
 
         await conn.run(`SET threads = ${plan.duckdbThreads}`)
         await splitPartitions(conn, work)
@@ -390,6 +408,14 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
           rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
           segundos: seconds,
           cpu_segundos: cpuSeconds,
+          municipios_ibge: {
+            arquivo: basename(municipiosPath),
+            bytes: municipios.bytes,
+            sha256: municipios.sha256,
+            municipios: municipios.tabela.municipios.length,
+            complementos: municipios.tabela.complementos,
+            sem_codigo_ibge: semCodigoIbge,
+          },
         }
       } catch (err) {
         instance?.closeSync()

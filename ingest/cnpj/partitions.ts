@@ -15,10 +15,10 @@ export type PartitionedTable = (typeof PARTITIONED_TABLES)[number]
  * column where it read 23.
  */
 const PARTITION_COLUMNS: Record<PartitionedTable, string> = {
-  estabelecimentos: `cnpj, cnpj_basico, ${ESTABLISHMENT_CARD_SQL} AS ficha, situacao, uf, matriz_filial, nome_fantasia, cnae_principal, municipio, data_inicio`,
-  empresas: 'cnpj_basico, razao_social, natureza_juridica, porte, capital_social',
+  estabelecimentos: `cnpj, cnpj_basico, ${ESTABLISHMENT_CARD_SQL} AS ficha, situacao, uf, matriz_filial, nome_fantasia, cnae_principal, cnaes_secundarios, municipio, data_inicio`,
+  empresas: 'cnpj_basico, razao_social, natureza_juridica, porte, capital_social, qualificacao_responsavel, ente_federativo',
   socios: 'cnpj_basico, identificador, nome, cpf_cnpj, qualificacao, data_entrada, representante_nome, faixa_etaria',
-  simples: 'cnpj_basico, opcao_simples, opcao_mei',
+  simples: 'cnpj_basico, opcao_simples, opcao_mei, data_opcao, data_exclusao, data_opcao_mei, data_exclusao_mei',
 }
 
 /** The rows of a partition, from its registry table (`SELECT <this> FROM <table>`). */

@@ -5,7 +5,7 @@
 // src/datasets/cnpj/layout.ts).
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
-import { BRANCH_UNIT, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
+import { BRANCH_UNIT, capitalBucket, capitalBucketFloor, FIRST_OPENING_YEAR, simplesState, documentKey, PARTNER_RANK_SQL, CNAE_SLOTS, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, openingYearSlot, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
@@ -24,12 +24,14 @@ const FTS_OPTIONS = `content='', detail=none, columnsize=0, tokenize='ascii', pr
 const SCHEMA = {
   empresas: `
     CREATE VIRTUAL TABLE empresa_fts USING fts5(nome, ${FTS_OPTIONS});
-    CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER);
+    CREATE TABLE empresa_doc (id INTEGER PRIMARY KEY, cnpj TEXT NOT NULL, abertura INTEGER, capital REAL);
     CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
-    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL, linhas INTEGER NOT NULL) WITHOUT ROWID;`,
+    CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL, linhas INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE filtro_cnae (cnae TEXT PRIMARY KEY, slot INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE filtro_linhas (token TEXT PRIMARY KEY, linhas INTEGER NOT NULL) WITHOUT ROWID;`,
   socios: `
     CREATE VIRTUAL TABLE socio_fts USING fts5(nome, ${FTS_OPTIONS});
-    CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT);
+    CREATE TABLE socio_doc (id INTEGER PRIMARY KEY, cnpj_basico TEXT NOT NULL, nome TEXT, qualificacao TEXT, data_entrada TEXT, documento INTEGER);
     CREATE TABLE termo (t TEXT PRIMARY KEY) WITHOUT ROWID;
     CREATE TABLE frequente (t TEXT PRIMARY KEY, codigo INTEGER NOT NULL, linhas INTEGER NOT NULL) WITHOUT ROWID;`,
 }
@@ -144,7 +146,7 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * index, measured at 1.1 M establishments (three alternating runs): 6.9-7.9 → 5.9-6.5 CPU-s, file
  * 75 → 69 MB; nationally (28 GB of CSV) 380 → 353 CPU-s.
  */
-async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | null)[], options: { quiet?: boolean }): Promise<number> {
+async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | bigint | null)[], options: { quiet?: boolean }): Promise<number> {
   // The frequent words first (a sample of the passes), so that every row gets its pair tokens.
   const frequentWords = await chooseFrequent(rows, names)
   const frequent = new Map(frequentWords.map(([w], code) => [w, code]))
@@ -161,7 +163,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
   db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('automerge', 0)`)
   db.exec(`INSERT INTO ${fts}(${fts}, rank) VALUES('crisismerge', 200)`)
   const insertFts = db.prepare(`INSERT INTO ${fts} (rowid, nome) VALUES (?, ?)`)
-  const insertDoc = db.prepare(kind === 'empresas' ? 'INSERT INTO empresa_doc VALUES (?, ?, ?)' : 'INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?)')
+  const insertDoc = db.prepare(kind === 'empresas' ? 'INSERT INTO empresa_doc VALUES (?, ?, ?, ?)' : 'INSERT INTO socio_doc VALUES (?, ?, ?, ?, ?, ?)')
   let done = 0
   for (let pass = 0; pass < PARTITIONS; pass++) {
     const partition = rows(pass)
@@ -198,31 +200,82 @@ const count = async (conn: DuckDBConnection, relation: string) => Number((await 
  * The company name index (busca.sqlite). Per pass, DuckDB computes each row's rank
  * (situação/UF partition, name length, headquarters first); the indexed text is the words of the
  * legal and trade names (searchWords, in JavaScript: the server runs the same function over a typed
- * name) and the filter words.
+ * name) and the filter words (filterToken in layout.ts). CNAE codes get their slots here, in the
+ * order the rows meet them (table filtro_cnae); every filter word's row count goes to
+ * filtro_linhas, which the server reads to pick how it checks a range (service.ts).
  */
-export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelations<'estabelecimentos' | 'empresas'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
+export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelations<'estabelecimentos' | 'empresas' | 'simples'>, path: string, options: { quiet?: boolean } = {}): Promise<number> {
   const db = createIndexFile(path, 'empresas')
   let total = 0
   for (let pass = 0; pass < PARTITIONS; pass++) { const r = from(pass); if (r) total += await count(conn, r.estabelecimentos) }
   const particao = `(coalesce(list_position(${list(SITUACOES)}, e.situacao) - 1, ${UNKNOWN_SITUACAO_SLOT}) * 32 + coalesce(list_position(${list(UFS)}, e.uf) - 1, ${UNKNOWN_UF_SLOT}))`
   const tamanho = `least(length(coalesce(m.razao_social, e.nome_fantasia, '')), 255)`
+  const columns = ['rank', 'razao_social', 'nome_fantasia', 'cnae_principal', 'municipio', 'porte', 'cnpj', 'abertura', 'cnaes_secundarios', 'natureza_juridica', 'capital_social', 'opcao_simples', 'opcao_mei'] as const
+  const at = Object.fromEntries(columns.map((c, i) => [c, i])) as Record<(typeof columns)[number], number>
   const rows = (p: number) => {
     const r = from(p)
     if (!r) return null
-    // A root listed twice in Empresas must not index its establishments twice.
+    // A root listed twice in Empresas or Simples must not index its establishments twice.
     return rowsOf(conn, `
       SELECT ${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END AS rank,
              m.razao_social, e.nome_fantasia, e.cnae_principal, e.municipio, m.porte,
-             e.cnpj, year(e.data_inicio) * 10000 + month(e.data_inicio) * 100 + day(e.data_inicio) AS abertura
-      FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)`,
-      ['rank', 'razao_social', 'nome_fantasia', 'cnae_principal', 'municipio', 'porte', 'cnpj', 'abertura'], 'rank, cnpj')
+             e.cnpj, year(e.data_inicio) * 10000 + month(e.data_inicio) * 100 + day(e.data_inicio) AS abertura,
+             e.cnaes_secundarios, m.natureza_juridica, m.capital_social, si.opcao_simples, si.opcao_mei
+      FROM ${r.estabelecimentos} e LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.empresas}) m USING (cnpj_basico)
+        LEFT JOIN (SELECT DISTINCT ON (cnpj_basico) * FROM ${r.simples}) si USING (cnpj_basico)`,
+      [...columns], 'rank, cnpj')
   }
-  const names = (row: string[]) => [row[1]!, row[2]!]
-  const filters = (row: string[]) => [filterToken.cnae(row[3]!), filterToken.municipio(row[4]!), filterToken.porte(row[5]!), filterToken.qualquer]
-  // Doc row: CNPJ, opening date as YYYYMMDD.
-  const doc = (row: string[]) => [row[6]!, row[7] ? Number(row[7]) : null]
+  const names = (row: string[]) => [row[at.razao_social]!, row[at.nome_fantasia]!]
+  // CNAE slots in the order the rows meet them; a code past the slots gets no filter word (never
+  // seen: a real month has ~1,400 codes).
+  const cnaeSlots = new Map<string, number>()
+  const cnaeSlot = (code: string): number | null => {
+    if (!/^\d{7}$/.test(code)) return null
+    let slot = cnaeSlots.get(code)
+    if (slot === undefined && cnaeSlots.size < CNAE_SLOTS) cnaeSlots.set(code, (slot = cnaeSlots.size))
+    return slot ?? null
+  }
+  const counts = new Map<string, number>()
+  const filters = (row: string[]) => {
+    const tokens: (string | null)[] = [filterToken.qualquer, filterToken.municipio(row[at.municipio]!), filterToken.porte(row[at.porte]!), filterToken.natureza(row[at.natureza_juridica]!)]
+    const main = cnaeSlot(row[at.cnae_principal]!)
+    if (main !== null) tokens.push(filterToken.cnae(main))
+    // A code listed twice among the secondary activities, or also the main one, is one word.
+    const secondary = new Set<string>()
+    for (const c of (row[at.cnaes_secundarios] ?? '').split(',')) {
+      const slot = c ? cnaeSlot(c.padStart(7, '0')) : null
+      if (slot !== null) secondary.add(filterToken.cnaeSecundario(slot))
+    }
+    tokens.push(...secondary)
+    const capital = row[at.capital_social]!
+    const bucket = capitalBucket(capital)
+    if (bucket === null) tokens.push(filterToken.semCapital)
+    else {
+      tokens.push(filterToken.capital(bucket))
+      if (Math.round(Number(capital) * 100) === Math.round(capitalBucketFloor(bucket) * 100)) tokens.push(filterToken.capitalPiso(bucket))
+    }
+    const abertura = row[at.abertura]
+    if (!abertura) tokens.push(filterToken.semAbertura)
+    else {
+      const year = Math.floor(Number(abertura) / 10000)
+      tokens.push(filterToken.abertura(openingYearSlot(year)))
+      if (year >= FIRST_OPENING_YEAR) tokens.push(filterToken.aberturaMes(year, Math.floor(Number(abertura) / 100) % 100))
+    }
+    tokens.push(filterToken.simples(simplesState(row[at.opcao_simples] === 'true', row[at.opcao_mei] === 'true')))
+    for (const t of tokens) if (t) counts.set(t, (counts.get(t) ?? 0) + 1)
+    return tokens
+  }
+  // Doc row: CNPJ, opening date as YYYYMMDD, capital in reais (the exact values the range filters check).
+  const doc = (row: string[]) => [row[at.cnpj]!, row[at.abertura] ? Number(row[at.abertura]) : null, row[at.capital_social] ? Number(row[at.capital_social]) : null]
   try {
-    return await writeIndex(db, 'empresas', total, rows, names, filters, doc, options)
+    const n = await writeIndex(db, 'empresas', total, rows, names, filters, doc, options)
+    db.exec('BEGIN')
+    const slot = db.prepare('INSERT INTO filtro_cnae VALUES (?, ?)')
+    for (const [cnae, n] of [...cnaeSlots].sort()) slot.run(cnae, n)
+    const linhas = db.prepare('INSERT INTO filtro_linhas VALUES (?, ?)')
+    for (const [token, n] of [...counts].sort()) linhas.run(token, n)
+    db.exec('COMMIT')
+    return n
   } finally {
     db.close()
   }
@@ -241,14 +294,18 @@ export async function buildPartnerIndex(conn: DuckDBConnection, from: PassRelati
     const r = from(p)
     if (!r) return null
     return rowsOf(conn, `
-      SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada
-      FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada'], 'rank, nome, cnpj_basico, qualificacao, entrada')
+      SELECT least(length(nome), 255)::BIGINT * ${DOC_KEY_UNIT} AS rank, nome, cnpj_basico, qualificacao, data_entrada::VARCHAR AS entrada, cpf_cnpj
+      FROM ${r.socios} WHERE nome IS NOT NULL`, ['rank', 'nome', 'cnpj_basico', 'qualificacao', 'entrada', 'cpf_cnpj'], 'rank, nome, cnpj_basico, qualificacao, entrada, cpf_cnpj')
   }
   const names = (row: string[]) => [row[1]!]
-  // Doc row: root, name, qualification code, entry date.
-  const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null]
+  // Doc row: root, name, qualification code, entry date, the partner's document as a number (documentKey).
+  const doc = (row: string[]) => [row[2]!, row[1]!, row[3] || null, row[4] || null, documentKey(row[5]!)]
   try {
-    return await writeIndex(db, 'socios', total, rows, names, () => [], doc, options)
+    const n = await writeIndex(db, 'socios', total, rows, names, () => [], doc, options)
+    // A partner's other participations in one read, in the name search's order (shorter names
+    // first, then doc key: the order of the FTS rowids).
+    db.exec(`CREATE INDEX socio_doc_documento ON socio_doc (documento, ${PARTNER_RANK_SQL}) WHERE documento IS NOT NULL`)
+    return n
   } finally {
     db.close()
   }
@@ -285,11 +342,12 @@ export async function buildIndexFromParts(kind: IndexKind, partsDir: string, pat
     // A pass is one root partition (roots never cross them); null when it got no rows.
     const part = (kind: PartitionedTable, pass: number) => partitionRelation(partsDir, kind, pass)
     // A partition with establishments but no company row keeps them (the join is a left join).
-    const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte WHERE false)'
+    const noCompanies = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::VARCHAR AS razao_social, NULL::VARCHAR AS porte, NULL::VARCHAR AS natureza_juridica, NULL::DECIMAL(18,2) AS capital_social WHERE false)'
+    const noSimples = '(SELECT NULL::VARCHAR AS cnpj_basico, NULL::BOOLEAN AS opcao_simples, NULL::BOOLEAN AS opcao_mei WHERE false)'
     return kind === 'empresas'
       ? await buildCompanyIndex(conn, (p) => {
           const estabelecimentos = part('estabelecimentos', p)
-          return estabelecimentos ? { estabelecimentos, empresas: part('empresas', p) ?? noCompanies } : null
+          return estabelecimentos ? { estabelecimentos, empresas: part('empresas', p) ?? noCompanies, simples: part('simples', p) ?? noSimples } : null
         }, path, { quiet: options.quiet })
       : await buildPartnerIndex(conn, (p) => {
           const socios = part('socios', p)

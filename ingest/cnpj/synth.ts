@@ -6,6 +6,8 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
+import { digitoIbge } from '../../src/core/ibge'
+import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
 import { progress } from '../lib/progress'
 import { seededRandom } from '../lib/random'
 import { SYNTH_MUNICIPIOS } from '../lib/synth-codes'
@@ -62,6 +64,13 @@ const COMPLEMENTO = ['SALA', 'LOJA', 'APTO', 'GALPAO', 'BLOCO', 'ANDAR', 'CASA',
 const MAIL = ['gmail.com', 'hotmail.com', 'yahoo.com.br', 'outlook.com', 'uol.com.br', 'bol.com.br']
 
 export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
+/** The UF prefixes of IBGE codes, for the synthetic TOM ↔ IBGE table. */
+const IBGE_UF = ['11', '12', '13', '14', '15', '16', '17', '21', '22', '23', '24', '25', '26', '27', '28', '29', '31', '32', '33', '35', '41', '42', '43', '50', '51', '52', '53']
+/** The IBGE code of the synthetic municipality i (a UF's prefix, a sequence, its check digit): valid for the filters. */
+export const synthIbge = (i: number) => {
+  const six = IBGE_UF[i % IBGE_UF.length]! + String(Math.floor(i / IBGE_UF.length)).padStart(4, '0')
+  return six + digitoIbge(six)
+}
 
 const q = (v: string | number) => `"${v}"`
 
@@ -109,6 +118,18 @@ class NumberedZips {
       await this.writers[i]!.close()
     }
   }
+}
+
+/**
+ * The Receita's TOM ↔ IBGE table of the synthetic municipalities (municipios.csv, its published
+ * format: cp1252, ';', CRLF, header, the EXTERIOR row with IBGE 0), which the ingest reads beside
+ * the zips. Written last: a dump without it was cut short.
+ */
+export async function writeSynthMunicipios(outDir: string): Promise<void> {
+  const table = ['CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;MUNICÍPIO - TOM;MUNICÍPIO - IBGE;UF']
+  SYNTH_MUNICIPIOS.forEach((tom, i) => table.push(`${tom};${synthIbge(i)};${i === 0 ? 'SAO PAULO' : `MUNICIPIO ${i + 1}`};${i === 0 ? 'São Paulo' : `Município ${i + 1}`};SP`))
+  table.push('9707;0;EXTERIOR;EXTERIOR;EX')
+  await Bun.write(join(outDir, MUNICIPIOS_ARQUIVO), new Uint8Array(Buffer.from(table.join('\r\n') + '\r\n', 'latin1')))
 }
 
 export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
@@ -229,5 +250,6 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
     await writeZip(join(options.outDir, `${name}.zip`), `F.K03200$Z.D60808.${name.toUpperCase().slice(0, 5)}CSV`, data)
   }
   summary.bytes_csv += empresas.bytes + estabs.bytes + socios.bytes + simplesBytes
+  await writeSynthMunicipios(options.outDir)
   return summary
 }

@@ -15,7 +15,7 @@ import { Agregador, agregar, arredondada, ESCOPOS, grupoDe, ordem, rankingsPront
 import { dayOf, isoDay } from './dbf'
 import { biomaDe, dbfEntry, DeterError, readDeterZip, type DeterLeitura } from './deter'
 import { microrregiaoDe, nomeMicrorregiao, todosMunicipios, UF_POR_CODIGO } from './microrregioes'
-import { MunicipiosError, parseMunicipios, type TabelaMunicipios } from './municipios'
+import { MunicipiosError, parseMunicipios, type TabelaMunicipios } from '../lib/municipios-rfb'
 
 export interface DesmatamentoBuildOptions {
   dir: string

@@ -8,6 +8,8 @@ import { upstreamUrl } from '../../src/core/upstream'
 import { BIOMAS } from '../../src/datasets/desmatamento/layout'
 import { DETER_DOWNLOAD, DETER_PROJETOS, RFB_MUNICIPIOS } from '../../src/datasets/desmatamento/upstreams'
 import { downloadIfChanged } from '../lib/conditional'
+import { looksLikeMunicipiosCsv } from '../lib/municipios-rfb'
+import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
 import { BuildError } from '../lib/snapshot'
 
 export interface DesmatamentoDownloadSettings {
@@ -18,7 +20,7 @@ export interface DesmatamentoDownloadSettings {
   log?: (line: string) => void
 }
 
-export const MUNICIPIOS_ARQUIVO = 'municipios.csv'
+export { MUNICIPIOS_ARQUIVO }
 
 async function head(path: string, n: number): Promise<Uint8Array> {
   return new Uint8Array(await Bun.file(path).slice(0, n).arrayBuffer())
@@ -33,10 +35,6 @@ async function check(dest: string, ok: (b: Uint8Array) => boolean, what: string,
 }
 
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b
-const isCsv = (b: Uint8Array) => {
-  const t = new TextDecoder('windows-1252').decode(b).trimStart().toUpperCase()
-  return !t.startsWith('<') && /TOM/.test(t.split(/\r?\n/)[0] ?? '')
-}
 
 export async function downloadDesmatamento(dir: string, s: DesmatamentoDownloadSettings = {}, env: Record<string, string | undefined> = process.env): Promise<{ dir: string; fetched: string[] }> {
   mkdirSync(dir, { recursive: true })
@@ -60,6 +58,6 @@ export async function downloadDesmatamento(dir: string, s: DesmatamentoDownloadS
     const p = DETER_PROJETOS[b]
     await get(`${base}/${p.caminho}`, p.arquivo, isZip, `o zip do DETER ${b === 'amazonia' ? 'Amazônia' : 'Cerrado'}`)
   }
-  await get(upstreamUrl(RFB_MUNICIPIOS, env), MUNICIPIOS_ARQUIVO, isCsv, 'a tabela de municípios (CSV)')
+  await get(upstreamUrl(RFB_MUNICIPIOS, env), MUNICIPIOS_ARQUIVO, looksLikeMunicipiosCsv, 'a tabela de municípios (CSV)')
   return { dir, fetched }
 }

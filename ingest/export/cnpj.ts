@@ -100,6 +100,10 @@ for (const [table, zip] of Object.entries(LOOKUPS))
     descricao: `Tabela de códigos (${zip}).`,
     colunas: { codigo: ['código', `${zip}: CÓDIGO`], descricao: ['descrição', `${zip}: DESCRIÇÃO`] },
   }
+CNPJ_DICTIONARY.municipios!.colunas.codigo_ibge = [
+  'código IBGE do município (7 dígitos); nulo para EXTERIOR e para um código TOM que a tabela da Receita não tem',
+  'municipios.csv da Receita (TOM ↔ IBGE): CÓDIGO DO MUNICÍPIO - IBGE, pelo CÓDIGO DO MUNICÍPIO - TOM',
+]
 
 /** Big tables: split in files of FILE_SIZE; estabelecimentos also by UF. */
 const SPLIT = ['empresas', 'socios', 'simples']

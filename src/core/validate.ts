@@ -178,9 +178,10 @@ export function parameterSchema(schema: z.ZodType): { properties?: Record<string
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
       const bounds = INTEGER_PARAMS.get(zodSchema)
-      if (bounds) {
+      const decimal = DECIMAL_PARAMS.get(zodSchema)
+      if (bounds || decimal) {
         for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key]
-        Object.assign(jsonSchema, { type: 'integer', ...bounds })
+        Object.assign(jsonSchema, bounds ? { type: 'integer', ...bounds } : { type: 'number', ...decimal })
         return
       }
       // zod leaves out a default whose type is not the input's (a number over text): it is the integer's.
@@ -190,6 +191,29 @@ export function parameterSchema(schema: z.ZodType): { properties?: Record<string
   }) as Record<string, unknown>
   return rest
 }
+
+/**
+ * A decimal query parameter (money): digits with at most two decimals after a point (no comma, no
+ * exponent, no sign), between min and max. Declared as intParam is: OpenAPI and the MCP tools as a
+ * number with its bounds and an example (parameterSchema), the Bazaar as the text it is.
+ */
+export function decimalParam(min: number, max: number, example: number) {
+  const message = `deve ser um número de ${min} a ${max}, com até duas casas decimais depois de um ponto (ex. ${example})`
+  const schema = z
+    .string()
+    .regex(/^\d{1,16}(\.\d{1,2})?$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message))
+  DECIMAL_PARAMS.set(schema, { minimum: min, maximum: max, example })
+  return schema
+}
+
+/** The range and example of each decimalParam schema (parameterSchema declares it as a number). */
+const DECIMAL_PARAMS = new WeakMap<object, { minimum: number; maximum: number; example: number }>()
+
+/** true or false, as text. */
+export const booleanParam = (example: boolean) =>
+  z.enum(['true', 'false'], 'deve ser true ou false').transform((v) => v === 'true').meta({ example: String(example) })
 
 /** A page number: positive integer, bounded so OFFSET arithmetic never overflows. */
 export const pagina = intParam(1, 1_000_000).default(1)

@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os'
 import { Database } from 'bun:sqlite'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, CARDS_FILE, cardTable, FICHA, FORMAT, PARTITIONS, PARTNER_SEPARATOR, partitionOfRoot, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import { TABLES } from '../../ingest/cnpj/parse'
+import { CardCodec } from '../../src/datasets/cnpj/card-codec'
 import { downloadMonth } from '../../ingest/cnpj/sources'
 import { ZipError } from '../../ingest/lib/zip'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
@@ -33,8 +34,11 @@ describe('build from a directory', () => {
     const link = join(data, 'cnpj', 'current')
     const manifest = JSON.parse(readFileSync(join(link, 'manifest.json'), 'utf8'))
     expect(manifest.referencia).toBe('2026-07')
-    expect(manifest.linhas).toEqual({ empresas: 7, estabelecimentos: 10, socios: 13, simples: 3, cnaes: 14, motivos: 2, municipios: 8, naturezas: 4, paises: 3, qualificacoes: 8 })
+    expect(manifest.linhas).toEqual({ empresas: 8, estabelecimentos: 11, socios: 13, simples: 3, cnaes: 15, motivos: 2, municipios: 8, naturezas: 5, paises: 3, qualificacoes: 8 })
     expect(manifest.rejeitadas).toEqual({ total: 1, exemplos: [{ arquivo: 'Estabelecimentos9', linha: 1, erro: 'Value with unterminated quote found.' }] })
+    // The TOM ↔ IBGE table the IBGE codes come from: 8 rows kept (EXTERIOR's IBGE 0 is not), Boa Esperança do Norte added.
+    expect(manifest.municipios_ibge).toMatchObject({ arquivo: 'municipios.csv', municipios: 8, sem_codigo_ibge: ['9707'] })
+    expect(manifest.municipios_ibge.sha256).toBe(new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'municipios.csv'))).digest('hex'))
     // The malformed row's establishment is nowhere.
     const { app } = await testApp({ dataDir: data })
     expect((await get(app, '/v1/cnpj/situacao/99999999000191')).body.existe).toBe(false)
@@ -61,7 +65,7 @@ describe('build from a directory', () => {
       )
       const columns = (await one(`SELECT column_name FROM information_schema.columns WHERE table_name = 'estabelecimentos' ORDER BY ordinal_position`)).map((r) => r.column_name)
       expect(columns.join(', ')).toBe(TABLES.estabelecimentos.split(', ').map((col) => col.split(' ')[0]).join(', '))
-      expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 10 }])
+      expect(await one(`SELECT count(*)::INTEGER AS n FROM estabelecimentos`)).toEqual([{ n: 11 }])
       const [serpro] = await one(`SELECT cnpj_basico, matriz_filial, situacao, data_inicio, uf, municipio, cnaes_secundarios IS NOT NULL AS secundarios FROM estabelecimentos WHERE cnpj = '33683111000280'`)
       expect(serpro).toEqual({ cnpj_basico: '33683111', matriz_filial: 2, situacao: '02', data_inicio: new Date('1967-06-30T00:00:00Z') as never, uf: 'DF', municipio: '9701', secundarios: true })
       const types = await one(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'estabelecimentos' AND column_name IN ('matriz_filial', 'data_inicio', 'cnpj') ORDER BY column_name`)
@@ -79,11 +83,16 @@ describe('build from a directory', () => {
       Array.from({ length: PARTITIONS }, (_, p) => (cards.query(`SELECT count(*) AS n FROM ${cardTable(table, p)}`).get() as { n: number }).n).reduce((a, b) => a + b)
     try {
       const tables = cards.query("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number }
-      expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length)
+      // Three tables per partition, and the dictionary the cards are coded with.
+      expect(tables.n).toBe(PARTITIONS * CARD_TABLES.length + 1)
       // Every establishment once; partners grouped by company; the one company with no establishment.
-      expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([10, 7, 1])
+      expect([count('estabelecimentos'), count('socios'), count('empresas_sem_estab')]).toEqual([11, 7, 1])
       const row = cards.query(`SELECT dados FROM ${cardTable('estabelecimentos', 11)} WHERE chave = ?`).get(cardKey('33683111000280')) as { dados: string }
-      const values = row.dados.split(CARD_SEPARATOR)
+      // Stored coded (card-codec.ts), with the month's dictionary: the words of the sample's cards.
+      const dictionary = (cards.query('SELECT palavra FROM dicionario ORDER BY codigo').values() as [string][]).map(([w]) => w)
+      expect(dictionary).toEqual(expect.arrayContaining(['NACIONAL', 'CENTRO', 'FARMÁCIAS', '4771701', '2062']))
+      expect(row.dados).not.toContain('1967-06-30')
+      const values = new CardCodec(dictionary).fields(row.dados)
       expect(values).toHaveLength(FICHA.length)
       expect(Object.fromEntries(values.map((v, i) => [FICHA[i], v]))).toMatchObject({
         dv: '80', matriz_filial: '2', situacao: '02', data_inicio: '1967-06-30', uf: 'DF', municipio: '9701',
@@ -102,7 +111,7 @@ describe('build from a directory', () => {
     await writeZip(join(src, 'Empresas9.zip'), 'K3241.K03200Y9.D60711.EMPRECSV', new TextEncoder().encode('"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n'))
     const data = tmp('dadosbr-dup-')
     const manifest = await buildCnpj({ sourceDir: src, month: '2026-07', dataDir: data, allowPartial: true, ...quiet })
-    expect(manifest.linhas.empresas).toBe(8)
+    expect(manifest.linhas.empresas).toBe(9)
     const { app } = await testApp({ dataDir: data })
     const r = await get(app, '/v1/cnpj/empresa/33683111000280/completo')
     expect(r.status).toBe(200)
@@ -148,7 +157,7 @@ describe('build from a directory', () => {
     const src = copyFixtures()
     for (const zip of ['Empresas0.zip', 'Empresas3.zip', 'Paises.zip']) rmSync(join(src, zip))
     expect(buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), ...quiet })).rejects.toThrow('faltam 3 dos 37 zips em ' + src + ': Empresas0, Empresas3, Paises (use --parcial para construir assim mesmo)')
-    expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(10)
+    expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(11)
   })
 
   test('the bundled sample is a whole month with no malformed row: it builds without --parcial, and `make sample` prints nothing but its summary', async () => {
@@ -159,12 +168,13 @@ describe('build from a directory', () => {
       const err = await new Response(child.stderr).text()
       return { code: await child.exited, lines: err.split('\n').filter(Boolean).map((l) => l.replace(/ em [\d.]+ s:/, ' em X s:')), data }
     }
-    const summary = 'base CNPJ 2026-08 pronta em X s: empresas=7 estabelecimentos=10 socios=13 simples=3 cnaes=14 motivos=2 municipios=8 naturezas=4 paises=3 qualificacoes=8'
+    const summary = 'base CNPJ 2026-08 pronta em X s: empresas=8 estabelecimentos=11 socios=13 simples=3 cnaes=15 motivos=2 municipios=8 naturezas=5 paises=3 qualificacoes=8'
     const fromDir = await run(['--from', FIXTURES, '--mes', '2026-08'])
     expect(fromDir).toMatchObject({ code: 0, lines: [summary] })
     expect(JSON.parse(readFileSync(join(fromDir.data, 'cnpj', 'current', 'manifest.json'), 'utf8')).rejeitadas).toEqual({ total: 0, exemplos: [] })
     expect(await run(['--amostra', '--se-preciso'])).toMatchObject({ code: 0, lines: [summary] })
-    expect(readdirSync(FIXTURES).length).toBe(37)
+    // The 37 zips and the Receita's TOM ↔ IBGE table.
+    expect(readdirSync(FIXTURES).length).toBe(38)
   })
 
   test('bad month and missing directory are refused up front', async () => {
@@ -227,7 +237,7 @@ describe('cores', () => {
     const [x, y] = [await contents(one), await contents(six)]
     expect((x[`fichas.sqlite ${cardTable('estabelecimentos', partitionOfRoot('33683111'))}`] as unknown[]).length).toBeGreaterThan(0)
     expect(Object.keys(x)).toContain('busca.sqlite empresa_fts_data')
-    expect((x['cnpj.duckdb estabelecimentos'] as unknown[]).length).toBe(10)
+    expect((x['cnpj.duckdb estabelecimentos'] as unknown[]).length).toBe(11)
     expect(y).toEqual(x)
   })
 
@@ -352,11 +362,12 @@ describe('download from the share', () => {
       const got = await downloadMonth({ url: s.url, token: 'TOKEN' }, undefined, () => downloads, { quiet: true, retryDelayMs: 10 })
       expect(got.month).toBe('2026-08')
       expect(got.missing).toEqual([])
-      for (const f of readdirSync(FIXTURES)) expect(readFileSync(join(downloads, f)).equals(readFileSync(join(FIXTURES, f)))).toBe(true)
+      for (const f of readdirSync(FIXTURES).filter((f) => f.endsWith('.zip'))) expect(readFileSync(join(downloads, f)).equals(readFileSync(join(FIXTURES, f)))).toBe(true)
       expect(s.seen.filter((x) => x.startsWith('Estabelecimentos1.zip'))).toEqual(['Estabelecimentos1.zip inteiro', expect.stringMatching(/^Estabelecimentos1.zip bytes=\d+-$/)])
       const data = tmp('dadosbr-data-')
-      const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, ...quiet })
-      expect(manifest.linhas.estabelecimentos).toBe(10)
+      // The share has the zips only; the TOM ↔ IBGE table comes from its own address (next test).
+      const manifest = await buildCnpj({ sourceDir: downloads, month: got.month, dataDir: data, municipiosCsv: join(FIXTURES, 'municipios.csv'), ...quiet })
+      expect(manifest.linhas.estabelecimentos).toBe(11)
       // A second run finds the files complete and downloads nothing.
       s.seen.length = 0
       await downloadMonth({ url: s.url, token: 'TOKEN' }, '2026-08', () => downloads, { quiet: true })
@@ -403,6 +414,47 @@ describe('download from the share', () => {
       s.server.stop(true)
     }
   }, 30_000) // builds the fixtures twice
+
+  test('--from a folder without municipios.csv: the table is downloaded from RFB_MUNICIPIOS_URL (once), or the build stops saying what to do', async () => {
+    const table = readFileSync(join(FIXTURES, 'municipios.csv'))
+    const asked: string[] = []
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch(req) {
+        if (new URL(req.url).pathname === '/sumiu.csv') return new Response('não há', { status: 404 })
+        asked.push(req.headers.get('if-modified-since') ? 'condicional' : 'inteiro')
+        if (req.headers.get('if-modified-since')) return new Response(null, { status: 304 })
+        return new Response(table, { headers: { 'last-modified': 'Tue, 03 Mar 2026 10:00:00 GMT' } })
+      },
+    })
+    const zips = copyFixtures()
+    rmSync(join(zips, 'municipios.csv'))
+    const data = tmp('dadosbr-muni-')
+    const cli = async (url: string) => {
+      const child = Bun.spawn([process.execPath, CLI, 'ingest', 'cnpj', '--from', zips, '--mes', '2026-08', '--data', data, '--quiet'], { env: { ...process.env, UV_THREADPOOL_SIZE: '8', RFB_MUNICIPIOS_URL: url }, stderr: 'pipe' })
+      const err = await new Response(child.stderr).text()
+      return { code: await child.exited, err }
+    }
+    try {
+      const url = `http://127.0.0.1:${server.port}/receitafederal/dados/municipios.csv`
+      expect((await cli(url)).code).toBe(0)
+      expect(readFileSync(join(data, 'downloads', 'cnpj', 'municipios.csv')).equals(table)).toBe(true)
+      const manifest = JSON.parse(readFileSync(join(data, 'cnpj', 'current', 'manifest.json'), 'utf8'))
+      expect(manifest.municipios_ibge.sem_codigo_ibge).toEqual(['9707'])
+      await Bun.sleep(1100) // build folders are named to the second
+      expect((await cli(url)).code).toBe(0)
+      expect(asked).toEqual(['inteiro', 'condicional'])
+      rmSync(join(data, 'downloads'), { recursive: true })
+      const gone = `http://127.0.0.1:${server.port}/sumiu.csv`
+      const failed = await cli(gone)
+      expect(failed.code).toBe(1)
+      expect(failed.err).toContain(`a tabela de municípios da Receita (TOM ↔ IBGE) não veio de ${gone}`)
+      expect(failed.err).toContain('ponha o municipios.csv na pasta --from')
+    } finally {
+      server.stop(true)
+    }
+  }, 120_000) // builds the fixtures twice
 
   test('a wrong token fails with a line that says what to check', async () => {
     const s = share(FIXTURES, '2026-08')

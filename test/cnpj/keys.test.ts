@@ -5,7 +5,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CARD_SEPARATOR, cardKey, cardTable, cnpjOfCardKey, KEYABLE_CNPJ, KEYABLE_ROOT, rootCardKeys, rootKey } from '../../src/datasets/cnpj/layout'
+import { CARD_SEPARATOR, cardKey, cardTable, DICTIONARY_TABLE, cnpjOfCardKey, KEYABLE_CNPJ, KEYABLE_ROOT, rootCardKeys, rootKey } from '../../src/datasets/cnpj/layout'
 import { CardStoreReader } from '../../src/datasets/cnpj/cards'
 
 const CNPJS = ['00000000000000', '00000000000191', '33683111000280', '12ABC34501DE35', 'Z9Z9Z9Z9Z9Z9Z9'.slice(0, 12) + '00', 'ZZZZZZZZZZZZ99']
@@ -42,6 +42,8 @@ describe('CardStoreReader', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dadosbr-keys-')), 'fichas.sqlite')
     const db = new Database(path, { create: true })
     for (const t of ['estabelecimentos', 'socios', 'empresas_sem_estab'] as const) db.exec(`CREATE TABLE ${cardTable(t, 11)} (chave INTEGER PRIMARY KEY, dados TEXT NOT NULL)`)
+    // An empty dictionary: the cards are plain text (card-codec.ts).
+    db.exec(`CREATE TABLE ${DICTIONARY_TABLE} (codigo INTEGER PRIMARY KEY, palavra TEXT NOT NULL)`)
     const insert = db.prepare(`INSERT INTO ${cardTable('estabelecimentos', 11)} VALUES (?, ?)`)
     insert.run(cardKey('33683111000280'), `80${CARD_SEPARATOR}2${CARD_SEPARATOR}REGIONAL BRASILIA-DF`)
     insert.run(cardKey('33683111000190'), `90${CARD_SEPARATOR}1`)
@@ -49,7 +51,7 @@ describe('CardStoreReader', () => {
     db.close()
     const reader = new CardStoreReader(path)
     try {
-      expect(reader.card('33683111000280')).toBe(`80${CARD_SEPARATOR}2${CARD_SEPARATOR}REGIONAL BRASILIA-DF`)
+      expect(reader.card('33683111000280')).toEqual(['80', '2', 'REGIONAL BRASILIA-DF'])
       expect(reader.card('33683111000299')).toBeNull()
       expect(reader.card('33683111000371')).toBeNull()
       expect(reader.cardsOfRoot('33683111').map((c) => c.cnpj)).toEqual(['33683111000190', '33683111000280'])

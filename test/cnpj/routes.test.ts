@@ -15,8 +15,11 @@ const SERPRO_CARD = {
   nome_fantasia: 'REGIONAL BRASILIA-DF',
   matriz_filial: 'filial',
   situacao_cadastral: { codigo: '02', descricao: 'Ativa', data: '2004-05-22', motivo: null },
+  situacao_especial: null,
   data_inicio_atividade: '1967-06-30',
   natureza_juridica: { codigo: '2011', descricao: 'Empresa Pública' },
+  qualificacao_responsavel: { codigo: '16', descricao: 'Presidente' },
+  ente_federativo_responsavel: null,
   porte: 'demais',
   capital_social: 1061004829.23,
   cnae_principal: { codigo: '6204000', descricao: 'Consultoria em tecnologia da informação' },
@@ -27,10 +30,10 @@ const SERPRO_CARD = {
     { codigo: '6209100', descricao: 'Suporte técnico, manutenção e outros serviços em tecnologia da informação' },
     { codigo: '6311900', descricao: 'Tratamento de dados, provedores de serviços de aplicação e serviços de hospedagem na internet' },
   ],
-  endereco: { logradouro: 'AVENIDA L2 SGAN', numero: '601', complemento: 'MODULO G', bairro: 'ASA NORTE', municipio: 'BRASILIA', uf: 'DF', cep: '70836900' },
-  contato: { email: null, telefone: null },
-  // A public company cannot opt for the Simples Nacional; the real Simples row says "N".
-  simples: { optante: false, mei: false },
+  endereco: { logradouro: 'AVENIDA L2 SGAN', numero: '601', complemento: 'MODULO G', bairro: 'ASA NORTE', municipio: 'BRASILIA', uf: 'DF', cep: '70836900', codigo_municipio_ibge: '5300108', pais: null },
+  contato: { email: null, telefone: null, telefone_2: null, fax: null },
+  // A public company cannot opt for the Simples Nacional; the real Simples row says "N" (dates 00000000).
+  simples: { optante: false, mei: false, data_opcao: null, data_exclusao: null, mei_data_opcao: null, mei_data_exclusao: null },
   fonte: FONTE,
 }
 
@@ -63,7 +66,7 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
     expect(r.body.razao_social).toBe('CAFÉ SÃO JOÃO; COMÉRCIO DE "GRÃOS" LTDA')
     expect(r.body.capital_social).toBe(150000.5)
     expect(r.body.porte).toBe('micro_empresa')
-    expect(r.body.contato).toEqual({ email: 'contato@cafe.com.br', telefone: '(11) 30000000' })
+    expect(r.body.contato).toEqual({ email: 'contato@cafe.com.br', telefone: '(11) 30000000', telefone_2: null, fax: null })
     expect(r.body.cnae_secundarios).toEqual([
       { codigo: '4721103', descricao: 'Comércio varejista de laticínios e frios' },
       { codigo: '5611201', descricao: 'Restaurantes e similares' },
@@ -73,14 +76,15 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
   test('NUL byte dropped, baixada with its motivo, date "0" is null, empresa_pequeno_porte', async () => {
     const r = await get(app, '/v1/cnpj/empresa/11222333000181')
     // Separator bytes in the dump's text become spaces; every later field stays in place.
-    expect(r.body.endereco).toEqual({ logradouro: 'AVENIDA BRASIL', numero: 'S/N', complemento: 'LOJA 2', bairro: 'CENTRO', municipio: 'BELO HORIZONTE', uf: 'MG', cep: '30110000' })
-    expect(r.body.contato).toEqual({ email: null, telefone: '(31) 32221111' })
+    expect(r.body.endereco).toEqual({ logradouro: 'AVENIDA BRASIL', numero: 'S/N', complemento: 'LOJA 2', bairro: 'CENTRO', municipio: 'BELO HORIZONTE', uf: 'MG', cep: '30110000', codigo_municipio_ibge: '3106200', pais: null })
+    expect(r.body.contato).toEqual({ email: null, telefone: '(31) 32221111', telefone_2: '(31) 32222222', fax: null })
     expect(r.body.razao_social).toBe('AÇOUGUE E MERCEARIA IRMÃOS ARAÚJO LTDA')
     expect(r.body.situacao_cadastral).toEqual({ codigo: '08', descricao: 'Baixada', data: '2021-12-31', motivo: 'EXTINCAO POR ENCERRAMENTO LIQUIDACAO VOLUNTARIA' })
     expect(r.body.data_inicio_atividade).toBeNull()
     expect(r.body.porte).toBe('empresa_pequeno_porte')
     expect(r.body.capital_social).toBe(0)
-    expect(r.body.simples).toEqual({ optante: false, mei: false })
+    // Opted in 2010, excluded at the end of 2019 (the Simples row's dates); never MEI.
+    expect(r.body.simples).toEqual({ optante: false, mei: false, data_opcao: '2010-01-01', data_exclusao: '2019-12-31', mei_data_opcao: null, mei_data_exclusao: null })
   })
 
   test('impossible dates are null: Feb 30, year 202, year 4100', async () => {
@@ -91,24 +95,25 @@ describe('/v1/cnpj/empresa/{cnpj}', () => {
 
   test('an establishment abroad (UF EX, municipality 9707 EXTERIOR): its city is its cidade_exterior on the card, in search results and in filiais', async () => {
     const abroad = (await get(app, '/v1/cnpj/empresa/44555666000424')).body
-    expect(abroad.endereco).toEqual({ logradouro: null, numero: null, complemento: null, bairro: null, municipio: 'MONTEVIDEO', uf: 'EX', cep: null })
+    // Abroad: the country of the address, and no IBGE code.
+    expect(abroad.endereco).toEqual({ logradouro: null, numero: null, complemento: null, bairro: null, municipio: 'MONTEVIDEO', uf: 'EX', cep: null, codigo_municipio_ibge: null, pais: { codigo: '845', descricao: 'URUGUAI' } })
     const found = (await get(app, '/v1/cnpj/busca?nome=rede%20nacional&uf=ex')).body.resultados
-    expect(found).toEqual([{ cnpj: '44555666000424', razao_social: 'REDE NACIONAL DE FARMÁCIAS S.A.', nome_fantasia: null, uf: 'EX', municipio: 'MONTEVIDEO', cnae_principal: '4771701', situacao: 'Ativa' }])
+    expect(found).toEqual([{ cnpj: '44555666000424', razao_social: 'REDE NACIONAL DE FARMÁCIAS S.A.', nome_fantasia: null, uf: 'EX', municipio: 'MONTEVIDEO', codigo_municipio_ibge: null, cnae_principal: '4771701', situacao: 'Ativa' }])
     const filial = (await get(app, '/v1/cnpj/empresa/44555666000181/completo')).body.filiais.find((f: { cnpj: string }) => f.cnpj === '44555666000424')
-    expect(filial).toEqual({ cnpj: '44555666000424', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' })
+    expect(filial).toEqual({ cnpj: '44555666000424', matriz_filial: 'filial', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' })
   })
 
   test('a city in Brazil is its municipality name on the same three routes', async () => {
     expect((await get(app, '/v1/cnpj/empresa/44555666000262')).body.endereco.municipio).toBe('SAO PAULO')
     expect((await get(app, '/v1/cnpj/busca?nome=rede%20nacional&uf=sp')).body.resultados.map((r: { municipio: string }) => r.municipio)).toEqual(['SAO PAULO'])
-    expect((await get(app, '/v1/cnpj/empresa/44555666000181/completo')).body.filiais[0]).toEqual({ cnpj: '44555666000262', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' })
+    expect((await get(app, '/v1/cnpj/empresa/44555666000181/completo')).body.filiais[0]).toEqual({ cnpj: '44555666000262', matriz_filial: 'filial', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' })
   })
 
   test('blank porte is null, blank situação date is null, MEI', async () => {
     const r = await get(app, '/v1/cnpj/empresa/77888999000181')
     expect(r.body.porte).toBeNull()
     expect(r.body.situacao_cadastral.data).toBeNull()
-    expect(r.body.simples).toEqual({ optante: true, mei: true })
+    expect(r.body.simples).toEqual({ optante: true, mei: true, data_opcao: '2015-03-10', data_exclusao: null, mei_data_opcao: '2015-03-10', mei_data_exclusao: null })
   })
 
   test('an individual entrepreneur\'s name that ends in the owner\'s CPF: masked everywhere, and not searchable by the CPF', async () => {
@@ -175,11 +180,18 @@ describe('/v1/cnpj/empresa/{cnpj}/completo and /v1/cnpj/amostra', () => {
     const r = await get(app, '/v1/cnpj/empresa/44555666000181/completo')
     expect(r.body.total_socios).toBe(2)
     expect(r.body.filiais).toEqual([
-      { cnpj: '44555666000262', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' },
-      { cnpj: '44555666000343', uf: 'SC', municipio: 'FLORIANOPOLIS', situacao: 'Inapta' },
-      { cnpj: '44555666000424', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' },
+      { cnpj: '44555666000262', matriz_filial: 'filial', uf: 'SP', municipio: 'SAO PAULO', situacao: 'Ativa' },
+      { cnpj: '44555666000343', matriz_filial: 'filial', uf: 'SC', municipio: 'FLORIANOPOLIS', situacao: 'Inapta' },
+      { cnpj: '44555666000424', matriz_filial: 'filial', uf: 'EX', municipio: 'MONTEVIDEO', situacao: 'Ativa' },
     ])
     expect(r.body.total_filiais).toBe(3)
+  })
+
+  test('completo of a branch: its filiais name the headquarters as matriz', async () => {
+    const r = await get(app, '/v1/cnpj/empresa/44555666000262/completo')
+    expect(r.body.filiais.map((f: { cnpj: string; matriz_filial: string }) => [f.cnpj, f.matriz_filial])).toEqual([
+      ['44555666000181', 'matriz'], ['44555666000343', 'filial'], ['44555666000424', 'filial'],
+    ])
   })
 
   test('amostra: SERPRO complete, flagged', async () => {
@@ -199,7 +211,7 @@ describe('/v1/cnpj/busca', () => {
     }
     expect(await search('nome=cafe')).toEqual({
       total: 1, pagina: 1, fonte: FONTE,
-      resultados: [{ cnpj: '12ABC34501DE35', razao_social: 'CAFÉ SÃO JOÃO; COMÉRCIO DE "GRÃOS" LTDA', nome_fantasia: 'CAFÉ SÃO JOÃO', uf: 'SP', municipio: 'SAO PAULO', cnae_principal: '4721102', situacao: 'Ativa' }],
+      resultados: [{ cnpj: '12ABC34501DE35', razao_social: 'CAFÉ SÃO JOÃO; COMÉRCIO DE "GRÃOS" LTDA', nome_fantasia: 'CAFÉ SÃO JOÃO', uf: 'SP', municipio: 'SAO PAULO', codigo_municipio_ibge: '3550308', cnae_principal: '4721102', situacao: 'Ativa' }],
     })
   })
 
@@ -339,9 +351,9 @@ describe('/v1/cnpj/socio/busca', () => {
     expect((await get(app, '/v1/cnpj/empresa/55666777000181')).status).toBe(404)
   })
 
-  test('nome shorter than 3 or missing: 400', async () => {
+  test('nome shorter than 3: 400; neither nome nor documento: 400 filtro_obrigatorio', async () => {
     expect((await get(app, '/v1/cnpj/socio/busca?nome=jo')).body.erro.codigo).toBe('parametro_invalido')
-    expect((await get(app, '/v1/cnpj/socio/busca')).body.erro.codigo).toBe('parametro_invalido')
+    expect((await get(app, '/v1/cnpj/socio/busca')).body.erro.codigo).toBe('filtro_obrigatorio')
   })
 })
 

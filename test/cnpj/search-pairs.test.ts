@@ -9,7 +9,9 @@ import { join } from 'node:path'
 import { buildPartnerIndex } from '../../ingest/cnpj/search-index'
 import { docKey, rowidRange } from '../../src/datasets/cnpj/layout'
 import { searchWords } from '../../src/datasets/cnpj/search-text'
-import { nameMatch } from '../../src/datasets/cnpj/service'
+import { nameMatch, nameMatches } from '../../src/datasets/cnpj/service'
+import { SOCIO_SEARCH } from '../../src/datasets/cnpj/queries'
+import { documentKey } from '../../src/datasets/cnpj/layout'
 import { get, tempDir, testApp } from '../helpers'
 import { buildFixtureData } from './helpers'
 
@@ -18,6 +20,7 @@ import { buildFixtureData } from './helpers'
 const COMMON = ['SILVA', 'SILVANA', 'SANTOS', 'SANTA', 'MARIA', 'MARIANA', 'JOAO', 'JOSE', 'COMERCIO', 'SERVICOS', 'J', 'SAO', 'LIMA', 'LIMAO']
 const RARE = ['SILVANIO', 'SANTOSA', 'MARIAH', 'JOAOZINHO', 'COMERCIAL', 'LIMEIRA', 'SAOS', 'JX']
 const ROWS = 4000
+const DOCUMENTS = ['***000001**', '***000002**', '***000003**', '***000004**', '***999999**']
 
 /** A small deterministic generator (the same names on every run). */
 function random(seed: number) {
@@ -61,13 +64,15 @@ beforeAll(async () => {
   dir = tempDir('dadosbr-pares-')
   const instance = await DuckDBInstance.create(':memory:')
   const conn = await instance.connect()
-  await conn.run('CREATE TABLE gerados (nome VARCHAR, cnpj_basico VARCHAR, qualificacao VARCHAR, data_entrada DATE)')
+  await conn.run('CREATE TABLE gerados (nome VARCHAR, cnpj_basico VARCHAR, qualificacao VARCHAR, data_entrada DATE, cpf_cnpj VARCHAR)')
   const appender = await conn.createAppender('gerados')
   generatedNames().forEach((nome, i) => {
     appender.appendVarchar(nome)
     appender.appendVarchar(String(10_000_000 + i))
     appender.appendVarchar('49')
     appender.appendNull()
+    // Five masked CPFs shared by ~800 rows each (as ***999999** is by foreign partners).
+    appender.appendVarchar(DOCUMENTS[i % DOCUMENTS.length]!)
     appender.endRow()
   })
   appender.closeSync()
@@ -111,6 +116,33 @@ describe('pair tokens of frequent words', () => {
     }
     expect(paired).toBeGreaterThan(150)
     expect(throughRare).toBeGreaterThan(5)
+  })
+
+  test("the rule in JavaScript (nameMatches, for a partner's document with a name) finds what the index finds", () => {
+    for (const q of queries()) {
+      const words = [...new Set(searchWords(q))].slice(0, 8)
+      if (!words.length) continue
+      const js = [...names].filter(([, name]) => nameMatches(words, name)).map(([key]) => key).sort((a, b) => a - b)
+      expect({ q, got: js }).toEqual({ q, got: found(index, nameMatch(index, q)) })
+    }
+  })
+
+  test("a document with a name: its rows checked by name, or the name's rows checked by document, give the same page in the same order", () => {
+    for (const doc of DOCUMENTS)
+      for (const q of queries().slice(0, 60)) {
+        const words = [...new Set(searchWords(q))].slice(0, 8)
+        if (!words.length) continue
+        const $doc = documentKey(doc)!
+        const byDocument = (index.query(SOCIO_SEARCH.byDocument).all({ $doc, $limit: 10_000, $offset: 0 }) as { nome: string; cnpj_basico: string }[])
+          .filter((r) => nameMatches(words, r.nome)).map((r) => r.cnpj_basico)
+        const byName = (index.query(SOCIO_SEARCH.pageWithDocument).all({ $match: nameMatch(index, q), $doc, $limit: 10_000, $offset: 0 }) as { cnpj_basico: string }[]).map((r) => r.cnpj_basico)
+        expect({ doc, q, rows: byDocument }).toEqual({ doc, q, rows: byName })
+      }
+    // Every row of a document in rank order (name length, then doc key), as the FTS rowids are.
+    const all = index.query(SOCIO_SEARCH.byDocument).all({ $doc: documentKey('***000001**')!, $limit: 10_000, $offset: 0 }) as { id: number; nome: string }[]
+    expect(all.length).toBe(ROWS / DOCUMENTS.length)
+    const ranks = all.map((r) => [Math.min(r.nome.length, 255), Number(r.id)] as const)
+    expect(ranks).toEqual([...ranks].sort((a, b) => a[0] - b[0] || a[1] - b[1]))
   })
 
   test('two frequent words read their pair token; a word both begin is the word itself', () => {

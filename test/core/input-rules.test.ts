@@ -153,6 +153,8 @@ describe('every integer query parameter, found by probing the server, is declare
     for (const v of [...(example && /^\d+$/.test(example) ? [Number(example)] : []), 1, 0, 6, 10, 30, 365, 2026, 2030, 1000]) if (await takes(app, route, name, String(v))) { inside = v; break }
     // A number is the same with a leading zero; a code of fixed width (a municipality's 4 digits) is not.
     if (inside === undefined || !(await takes(app, route, name, `0${inside}`))) return null
+    // A parameter that takes cents is a decimal, not an integer (declared as a number: the next test).
+    if (await takes(app, route, name, `${inside}.5`)) return null
     // The edges, by bisection over what 12 digits can say: [lo, inside] for the lowest, [inside, 10^12 - 1] for the highest.
     let [a, b] = [0, inside]
     if (await takes(app, route, name, '0')) b = 0
@@ -213,6 +215,17 @@ describe('every integer query parameter, found by probing the server, is declare
       '/v1/mercado/noticias?relevancia_min', '/v1/mercado/noticias?por_pagina', '/v1/tributos/ncm/{codigo}?ano', '/v1/tributos/busca?limite',
       '/v1/desmatamento/ranking?dias', '/v1/desmatamento/ranking?limite',
     ])
+  })
+
+  test('a decimal query parameter (money) is declared as a number with its bounds and example, in OpenAPI and the MCP tools', async () => {
+    const doc = (await get(app, '/openapi.json')).body
+    const tools = new Map(toolsFrom(served).map((t) => [t.route.path, t]))
+    const declared = (name: string) => doc.paths['/v1/cnpj/busca'].get.parameters.find((p: { name: string }) => p.name === name).schema
+    for (const name of ['capital_min', 'capital_max']) {
+      expect(declared(name)).toMatchObject({ type: 'number', minimum: 0, maximum: 10_000_000_000_000 })
+      const { description: _d, ...tool } = tools.get('/v1/cnpj/busca')!.inputSchema.properties[name] as Record<string, unknown>
+      expect(tool).toEqual(declared(name))
+    }
   })
 
   test("each paid MCP tool's discovery extension (its 402) holds example arguments that its input schema validates: integers as numbers", () => {

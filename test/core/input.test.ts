@@ -22,7 +22,7 @@ describe('validation messages', () => {
     ['/v1/cnpj/busca?uf=SP&por_pagina=', "parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 50"],
     ['/v1/cnpj/busca?uf=SP&por_pagina=99999999999999999999999', "parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 50"],
     ['/v1/cnpj/busca?uf=SP&pagina=NaN', "parâmetro de consulta 'pagina': deve ser um número inteiro de 1 a 1000000"],
-    ['/v1/cnpj/socio/busca', "parâmetro de consulta 'nome': é obrigatório"],
+    ['/v1/cnpj/socio/busca?documento=***1**', "parâmetro de consulta 'documento': CPF mascarado com formato inválido: use como a Receita publica, três asteriscos, os 6 dígitos do meio do CPF e dois asteriscos (ex. ***456789**)"],
     ['/v1/cnpj/socio/busca?nome=ab', "parâmetro de consulta 'nome': deve ter ao menos 3 caracteres"],
     ['/v1/cnpj/busca?situacao=fechada', "parâmetro de consulta 'situacao': deve ser um destes valores: ativa, baixada, suspensa, inapta, nula"],
   ]

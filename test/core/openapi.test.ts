@@ -30,7 +30,11 @@ describe('/openapi.json', () => {
         expect(op.responses[402]).toBeUndefined()
       } else {
         expect(op['x-preco-usd']).toBe(route.price)
-        expect(op['x-payment-info']).toEqual({ price: { mode: 'fixed', currency: 'USD', amount: String(route.price) }, protocols: [{ x402: {} }] })
+        // A route priced per item (units) states its range: one item to its most per request.
+        const price = route.units
+          ? { mode: 'dynamic', currency: 'USD', min: String(route.price), max: String(Number((route.price * route.maxUnits!).toFixed(6))) }
+          : { mode: 'fixed', currency: 'USD', amount: String(route.price) }
+        expect(op['x-payment-info']).toEqual({ price, protocols: [{ x402: {} }] })
         expect(op.responses[402].content['application/json'].schema.$ref).toBe('#/components/schemas/PagamentoExigido')
       }
     }

@@ -3,7 +3,8 @@
 // lookup (measured at 1.1 M establishments); an array indexed by partition costs nothing.
 import type { Database, Statement } from 'bun:sqlite'
 import { openImmutable } from '../../core/stores/sqlite'
-import { CARD_SEPARATOR, cardKey, cnpjOfCardKey, PARTITIONS, partitionOfRoot, rootCardKeys, rootKey } from './layout'
+import { CardCodec } from './card-codec'
+import { CARD_SEPARATOR, cardKey, cnpjOfCardKey, DICTIONARY_TABLE, PARTITIONS, partitionOfRoot, rootCardKeys, rootKey } from './layout'
 import { CARD } from './queries'
 
 type Query = keyof typeof CARD
@@ -11,6 +12,8 @@ type Query = keyof typeof CARD
 export class CardStoreReader {
   private readonly db: Database
   private readonly statements = new Map<Query, (Statement | undefined)[]>()
+  /** The month's card coding (card-codec.ts): every card read leaves through it. */
+  private readonly codec: CardCodec
 
   constructor(path: string) {
     this.db = openImmutable(path)
@@ -18,6 +21,7 @@ export class CardStoreReader {
     // (nationally ~100 MB over the 17.5 GB file): kept in SQLite's cache, a lookup whose leaf is in
     // the OS page cache costs one read instead of four. The default cache is 2 MB.
     this.db.exec('PRAGMA cache_size = -131072')
+    this.codec = new CardCodec((this.db.query(`SELECT palavra FROM ${DICTIONARY_TABLE} ORDER BY codigo`).values() as [string][]).map(([w]) => w))
   }
 
   private statement(query: Query, root: string): Statement {
@@ -28,23 +32,23 @@ export class CardStoreReader {
   }
 
   /**
-   * One establishment's card (`dados`, FICHA fields), or null. The key leaves out the check
-   * digits: a card whose own (its first field) differ is not this CNPJ's.
+   * One establishment's card, its FICHA fields in order (blank for null), or null. The key leaves out
+   * the check digits: a card whose own (its first field, stored as it is) differ is not this CNPJ's.
    */
-  card(cnpj: string): string | null {
+  card(cnpj: string): string[] | null {
     const dados = (this.statement('one', cnpj.slice(0, 8)).values(cardKey(cnpj))[0]?.[0] as string | undefined) ?? null
-    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? dados : null
+    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? this.codec.fields(dados) : null
   }
 
   /** Every card of a root, in CNPJ order. */
-  cardsOfRoot(root: string): { cnpj: string; dados: string }[] {
-    return (this.statement('ofRoot', root).values(...rootCardKeys(root)) as [string, string][]).map(([key, dados]) => ({ cnpj: withCheckDigits(key, dados), dados }))
+  cardsOfRoot(root: string): { cnpj: string; campos: string[] }[] {
+    return (this.statement('ofRoot', root).values(...rootCardKeys(root)) as [string, string][]).map(([key, dados]) => ({ cnpj: withCheckDigits(key, dados), campos: this.codec.fields(dados) }))
   }
 
   /** Any one card of a root, or null. */
-  anyCardOfRoot(root: string): { cnpj: string; dados: string } | null {
+  anyCardOfRoot(root: string): { cnpj: string; campos: string[] } | null {
     const row = this.statement('anyOfRoot', root).values(...rootCardKeys(root))[0] as [string, string] | undefined
-    return row ? { cnpj: withCheckDigits(row[0], row[1]), dados: row[1] } : null
+    return row ? { cnpj: withCheckDigits(row[0], row[1]), campos: this.codec.fields(row[1]) } : null
   }
 
   /** Every partner of a root in one value, or null. */

@@ -2,6 +2,7 @@
 // (which reads) and the ingest (which writes), so both agree on one layout.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { checkCnpj } from '../../core/documents'
 
 /** data/cnpj/current -> data/cnpj/<build>/ ; the link is swapped atomically by a rename. */
 export const DATASET_DIR = 'cnpj'
@@ -31,8 +32,13 @@ export function buildHead(dir: string): { referencia: string; formato: number } 
  * (PREFIX_LENGTHS), a vocabulary table, and filters as private-use characters (filterToken).
  * Still 5 with the pair tokens (pairToken): a build without its `frequente` table answers the same
  * searches the plain way, so an older build of 5 is served as it is (slower on common words).
+ * 6: cards with the fields minha-receita users rely on (country, fax, special situation, Simples and
+ * MEI dates, responsible's qualification, federative entity), stored coded (card-codec.ts) with the
+ * month's dictionary in fichas.sqlite; the municipalities table with the IBGE code; the name
+ * index's filters for legal nature, secondary activities, capital, opening date and Simples/MEI;
+ * the partner index with the partners' documents.
  */
-export const FORMAT = 5
+export const FORMAT = 6
 
 /** Federative units in index order; 'EX' is abroad. Unknown values take slot 31. */
 export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO', 'EX'] as const
@@ -82,25 +88,82 @@ export const ALL_UF_SLOTS = [...UFS.keys(), UNKNOWN_UF_SLOT]
 export const MAX_RESULT_WINDOW = 10_000
 
 /**
- * Filters indexed as words beside the names, so a search by activity, city or size (with or
- * without a name) reads one FTS doclist in rank order instead of scanning the registry. Each is
- * made of characters of Unicode's private use area: no typed name can hold one (the name
- * normalization, search-text.ts, keeps letters and digits only), and a one-character word gets no
- * entry in the prefix index (PREFIX_LENGTHS start at 2), where a word like "cnae4781400" put every
- * row in the doclists of "cn", "cna" and "cnae". The CNAE, 7 digits, takes two characters (one
- * prefix entry, the word's own rows again). Every row also holds `qualquer`, which a search by UF
- * or dates alone reads. null for a code of another shape (no such filter can be asked for).
+ * Filters indexed as words beside the names, so a search by activity, city, legal nature, capital,
+ * opening year or Simples (with or without a name, and with each other) reads FTS doclists in rank
+ * order instead of scanning the registry (docs/busca.md, "Filtros"). Each is one character of
+ * Unicode's private use area (plane 15): no typed name can hold one (the name normalization,
+ * search-text.ts, keeps letters and digits only), and a one-character word gets no entry in the
+ * prefix index (PREFIX_LENGTHS start at 2), where a longer one repeats its rows. null for a value
+ * of another shape (no such filter can be asked for). Every row holds `qualquer`, which a search by
+ * UF or dates alone reads.
+ *
+ * CNAEs (7 digits, ~1,400 in use) take a slot each, numbered by the build in the order it meets
+ * them and kept in the index's table `filtro_cnae` (cnae, slot): CNAE_SLOTS slots for the main
+ * activity, as many for the secondary ones. The capital is a bucket (capitalBucket), and a capital
+ * that is exactly a bucket's floor (a round value) also has that floor's word; the opening date is
+ * a year (openingYearSlot) and, from FIRST_OPENING_YEAR on, a month: a range is the OR of its
+ * buckets, years and months (or `qualquer` NOT the others, with the rows that have no value),
+ * and the rows of a bucket or month only partly inside it are checked against the exact value in
+ * `empresa_doc` (search-filters.ts). Simples and MEI are one word of four per row (simplesState).
  */
 const code = (text: string, digits: number): number | null => (text.length === digits && /^\d+$/.test(text) ? Number(text) : null)
 const PRIVATE_USE = 0xf0000
+const at = (offset: number) => String.fromCodePoint(PRIVATE_USE + offset)
+/** Slots of each CNAE family (main, secondary). */
+export const CNAE_SLOTS = 0x3ffe
+/** Capital buckets and opening-year slots in use (see capitalBucket, openingYearSlot). */
+export const CAPITAL_BUCKETS = 64
+export const OPENING_YEAR_SLOTS = 152
 export const filterToken = {
-  qualquer: String.fromCodePoint(PRIVATE_USE),
-  porte: (text: string) => { const n = code(text, 2); return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x100 + n) },
-  municipio: (text: string) => { const n = code(text, 4); return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x1000 + n) },
-  cnae: (text: string) => {
-    const n = code(text, 7)
-    return n === null ? null : String.fromCodePoint(PRIVATE_USE + 0x4000 + Math.floor(n / 10_000), PRIVATE_USE + 0x8000 + (n % 10_000))
-  },
+  qualquer: at(0),
+  /** The row's Simples/MEI state (simplesState): every row holds one of the four. */
+  simples: (state: number) => at(0x10 + state),
+  /** A row with no opening date (in no year), with no capital (in no bucket). */
+  semAbertura: at(0x20),
+  semCapital: at(0x21),
+  porte: (text: string) => { const n = code(text, 2); return n === null ? null : at(0x100 + n) },
+  capital: (bucket: number) => at(0x300 + bucket),
+  /** A capital exactly at the floor of this bucket (1 000 000.00, 50 000.00...). */
+  capitalPiso: (bucket: number) => at(0x340 + bucket),
+  abertura: (slot: number) => at(0x400 + slot),
+  /** The opening month (1-12) of a year from FIRST_OPENING_YEAR on. */
+  aberturaMes: (year: number, month: number) => at(0x600 + (year - FIRST_OPENING_YEAR) * 12 + month - 1),
+  municipio: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x1000 + n) },
+  natureza: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x5000 + n) },
+  cnae: (slot: number) => at(0x8000 + slot),
+  cnaeSecundario: (slot: number) => at(0xc000 + slot),
+}
+
+/**
+ * The capital bucket of a value in reais (as DuckDB writes a DECIMAL: digits, a point, the cents):
+ * 0 for zero, 1 below one real, then three per power of ten, 1-2-5 (2: [1, 2), 3: [2, 5),
+ * 4: [5, 10), 5: [10, 20)...): round values, which people type as bounds, start a bucket. Worked
+ * out on the digits, never through a float. null for text of another shape.
+ */
+export function capitalBucket(text: string): number | null {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text)
+  if (!m) return null
+  const whole = m[1]!.replace(/^0+/, '')
+  if (!whole) return /[1-9]/.test(m[2] ?? '') ? 1 : 0
+  const lead = whole.charCodeAt(0) - 48
+  return Math.min(CAPITAL_BUCKETS - 1, 2 + 3 * (whole.length - 1) + (lead < 2 ? 0 : lead < 5 ? 1 : 2))
+}
+
+/** The lower bound, in reais, of a capital bucket (bucket 0: zero; 1: one cent). */
+export function capitalBucketFloor(bucket: number): number {
+  if (bucket <= 0) return 0
+  if (bucket === 1) return 0.01
+  const d = Math.floor((bucket - 2) / 3)
+  return [1, 2, 5][(bucket - 2) % 3]! * 10 ** d
+}
+
+/** Simples/MEI state of a row: bit 1 optant of the Simples Nacional, bit 2 of the MEI. */
+export const simplesState = (simples: boolean, mei: boolean) => (simples ? 1 : 0) + (mei ? 2 : 0)
+
+/** Opening years from FIRST_OPENING_YEAR have a slot each (and months); earlier ones share slot 0. */
+export const FIRST_OPENING_YEAR = 1950
+export function openingYearSlot(year: number): number {
+  return year < FIRST_OPENING_YEAR ? 0 : Math.min(OPENING_YEAR_SLOTS - 1, year - FIRST_OPENING_YEAR + 1)
 }
 
 /**
@@ -179,18 +242,25 @@ export const partitionSql = (column: string) =>
  * 920 MB and a lookup walked 4-5 pages; a rowid table's interior cells are a key and a pointer.
  */
 export const CARD_TABLES = ['estabelecimentos', 'socios', 'empresas_sem_estab'] as const
+/** The words the establishment cards are coded with (card-codec.ts): codigo (rank), palavra. */
+export const DICTIONARY_TABLE = 'dicionario'
 export const CARD_SEPARATOR = '\u001f'
 export const PARTNER_SEPARATOR = '\u001e'
 
 /**
  * The card fields in `dados` order (the key holds the CNPJ's first 12 characters, `dv` its check
- * digits): what the endpoints serve. Fields no endpoint shows (country, fax, special situation) stay in DuckDB.
+ * digits): every field a route shows, in one list, so that what reads a card field by field (the
+ * routes, the history of changes between months) takes a new field by its row here. The
+ * establishment's own fields come first (up to razao_social), then its company's, then its Simples
+ * option; card-store.ts says where each comes from.
  */
 export const FICHA = [
   'dv', 'matriz_filial', 'nome_fantasia', 'situacao', 'data_situacao', 'motivo', 'data_inicio', 'cnae_principal',
   'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'cidade_exterior',
-  'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'razao_social', 'natureza_juridica', 'porte',
-  'capital_social', 'opcao_simples', 'opcao_mei',
+  'uf', 'cep', 'ddd1', 'telefone1', 'ddd2', 'telefone2', 'email', 'pais', 'ddd_fax', 'fax', 'situacao_especial',
+  'data_situacao_especial',
+  'razao_social', 'natureza_juridica', 'porte', 'capital_social', 'qualificacao_responsavel', 'ente_federativo',
+  'opcao_simples', 'opcao_mei', 'data_opcao_simples', 'data_exclusao_simples', 'data_opcao_mei', 'data_exclusao_mei',
 ] as const
 export type FichaField = (typeof FICHA)[number]
 
@@ -230,6 +300,21 @@ export const rootCardKeys = (root: string): [bigint, bigint] => [cardKey(`${root
 
 /** The 12 characters of an establishment key (cardKey's inverse). */
 export const cnpjOfCardKey = (key: bigint | string): string => BigInt(key).toString(36).toUpperCase().padStart(12, '0')
+
+/**
+ * A partner's document as the partner index keeps it (socio_doc.documento), a number: a CPF as the
+ * Receita publishes it, masked (***456789**), is minus one minus its six digits; a CNPJ is its
+ * cardKey (its first 12 characters: the check digits follow from them, and are checked). Anything
+ * else (blank, other shapes, wrong check digits) has no key: no search can name it.
+ */
+export function documentKey(doc: string): bigint | number | null {
+  const masked = /^\*{3}(\d{6})\*{2}$/.exec(doc)
+  if (masked) return -1 - Number(masked[1])
+  return KEYABLE_CNPJ.test(doc) && checkCnpj(doc).valido ? cardKey(doc) : null
+}
+
+/** A partner row's rank in the partner index as SQL over socio_doc (the name's length, as the build ranks it in DuckDB). */
+export const PARTNER_RANK_SQL = 'min(length(nome), 255)'
 
 /** A root's key in the partner tables: its 8 characters in base 36 (below 2^53, a plain number). */
 export const rootKey = (root: string): number => base36(root, 0, 8)

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { cnpjParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
+import { checkCnpj } from '../../core/documents'
+import { loteDe } from '../../core/lote'
+import { booleanParam, cnpjParam, decimalParam, ibgeMunicipioParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
 const str = z.string().nullable()
@@ -26,15 +28,47 @@ export const Empresa = z.object({
   nome_fantasia: str,
   matriz_filial: z.enum(['matriz', 'filial']).nullable(),
   situacao_cadastral: SituacaoCadastral,
+  situacao_especial: z
+    .object({ descricao: str.describe('como a Receita publica, ex. RECUPERACAO JUDICIAL'), data: date })
+    .nullable()
+    .describe('situação especial do estabelecimento; null quando a Receita não registra nenhuma'),
   data_inicio_atividade: date,
   natureza_juridica: CodigoDescricao,
+  qualificacao_responsavel: CodigoDescricao.describe('qualificação da pessoa responsável pela empresa perante a Receita (tabela de qualificações)'),
+  ente_federativo_responsavel: str.describe('só para naturezas jurídicas da administração pública (1XXX), como a Receita publica (ex. SANTA CATARINA); null nas demais'),
   porte: z.enum(PORTES).nullable(),
   capital_social: z.number().nullable(),
   cnae_principal: CodigoDescricao,
   cnae_secundarios: z.array(CodigoDescricao),
-  endereco: z.object({ logradouro: str, numero: str, complemento: str, bairro: str, municipio: str, uf: str, cep: str }),
-  contato: z.object({ email: str, telefone: str }),
-  simples: z.object({ optante: z.boolean(), mei: z.boolean() }),
+  endereco: z.object({
+    logradouro: str,
+    numero: str,
+    complemento: str,
+    bairro: str,
+    municipio: str,
+    uf: str,
+    cep: str,
+    codigo_municipio_ibge: z
+      .string()
+      .regex(/^\d{7}$/)
+      .nullable()
+      .describe('código IBGE (7 dígitos) do município, pela tabela TOM ↔ IBGE da Receita; null no exterior e para um código que a tabela não tem'),
+    pais: CodigoDescricao.nullable().describe('país do endereço (código e nome da tabela de países da Receita), preenchido pela Receita para endereços no exterior; null quando em branco'),
+  }),
+  contato: z.object({
+    email: str,
+    telefone: str.describe('o primeiro telefone; o segundo quando o primeiro está em branco'),
+    telefone_2: str.describe('o segundo telefone, quando há também o primeiro'),
+    fax: str,
+  }),
+  simples: z.object({
+    optante: z.boolean(),
+    mei: z.boolean(),
+    data_opcao: date.describe('opção pelo Simples Nacional'),
+    data_exclusao: date.describe('exclusão do Simples Nacional'),
+    mei_data_opcao: date.describe('opção pelo MEI (SIMEI)'),
+    mei_data_exclusao: date.describe('exclusão do MEI'),
+  }),
   fonte: Fonte,
 })
 
@@ -48,7 +82,7 @@ export const Socio = z.object({
   representante_legal: str,
 })
 
-export const Filial = z.object({ cnpj: z.string(), uf: str, municipio: str, situacao: str })
+export const Filial = z.object({ cnpj: z.string(), matriz_filial: z.enum(['matriz', 'filial']).nullable(), uf: str, municipio: str, situacao: str })
 
 export const EmpresaCompleta = Empresa.extend({
   socios: z.array(Socio),
@@ -80,7 +114,7 @@ const total = z.union([z.number().int(), z.literal('10000+')]).describe('contage
 export const BuscaResultado = z.object({
   total,
   pagina: z.number().int(),
-  resultados: z.array(z.object({ cnpj: z.string(), razao_social: str, nome_fantasia: str, uf: str, municipio: str, cnae_principal: str, situacao: str })),
+  resultados: z.array(z.object({ cnpj: z.string(), razao_social: str, nome_fantasia: str, uf: str, municipio: str, codigo_municipio_ibge: z.string().nullable(), cnae_principal: str, situacao: str })),
   fonte: Fonte,
 })
 
@@ -95,22 +129,65 @@ export const CnpjPath = z.object({ cnpj: cnpjParam })
 
 const isoDate = z.iso.date('use AAAA-MM-DD')
 
+/** The largest capital a search bound takes (R$ 10 trillion: far above any registered capital). */
+export const CAPITAL_MAXIMO = 10_000_000_000_000
+const cnaeCode = (what: string, example: string) => z.string().regex(/^\d{7}$/, 'sete dígitos, sem pontuação (ex. 4711302)').meta({ example }).describe(what)
+
 export const BuscaQuery = z
   .object({
     nome: z.string().trim().min(2).max(200).optional().describe('palavras da razão social ou do nome fantasia, cada uma como começo de palavra; sem acento, caixa nem largura; formas jurídicas e conectivos ignorados (docs/busca.md)'),
     uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
-    municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
-    cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
+    municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional().describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge'),
+    municipio_ibge: ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita'),
+    cnae: cnaeCode('atividade principal', '4771701').optional(),
+    cnae_secundario: cnaeCode('uma das atividades secundárias', '4721103').optional(),
+    cnae_qualquer: cnaeCode('a atividade principal ou uma das secundárias', '5611201').optional(),
+    natureza_juridica: z
+      .string()
+      .regex(/^\d{3}-?\d$/, 'código de 4 dígitos da tabela de naturezas jurídicas, com ou sem hífen (ex. 2062 ou 206-2)')
+      .transform((s) => s.replace('-', ''))
+      .meta({ example: '2062' })
+      .optional()
+      .describe('natureza jurídica (ex. 2062 sociedade empresária limitada, 2135 empresário individual)'),
     porte: z.enum(['micro_empresa', 'pequeno_porte', 'empresa_pequeno_porte', 'demais', 'nao_informado']).optional(),
+    capital_min: decimalParam(0, CAPITAL_MAXIMO, 1000000).optional().describe('capital social mínimo, em reais (inclusive)'),
+    capital_max: decimalParam(0, CAPITAL_MAXIMO, 5000000).optional().describe('capital social máximo, em reais (inclusive)'),
+    simples: booleanParam(true).optional().describe('true: optante pelo Simples Nacional; false: não optante'),
+    mei: booleanParam(false).optional().describe('true: optante pelo MEI; false: não optante'),
     situacao: z.enum(['ativa', 'baixada', 'suspensa', 'inapta', 'nula']).default('ativa'),
-    abertura_de: isoDate.optional(),
-    abertura_ate: isoDate.optional(),
+    abertura_de: isoDate.optional().meta({ example: '2020-01-01' }).describe('início de atividade a partir desta data (inclusive)'),
+    abertura_ate: isoDate.optional().meta({ example: '2020-12-31' }).describe('início de atividade até esta data (inclusive)'),
     pagina,
     por_pagina: porPagina,
   })
 
+/** A masked CPF as the Receita publishes a partner's (***456789**), or a full CNPJ (check digits verified). */
+export const DOCUMENTO_SOCIO = /^\*{3}\d{6}\*{2}$/
+const documento = z
+  .string()
+  .transform((value, ctx) => {
+    const v = value.trim()
+    if (DOCUMENTO_SOCIO.test(v)) return v
+    const cnpj = checkCnpj(v)
+    if (cnpj.valido) return cnpj.cnpj
+    ctx.addIssue({
+      code: 'custom',
+      message: /^[\d*.\-/\s]+$/.test(v) && !/^[\d.\-/\s]+$/.test(v)
+        ? 'CPF mascarado com formato inválido: use como a Receita publica, três asteriscos, os 6 dígitos do meio do CPF e dois asteriscos (ex. ***456789**)'
+        : cnpj.motivo === 'digito_verificador_invalido'
+          ? 'CNPJ com dígitos verificadores inválidos; confira o número em /v1/ferramentas/cnpj/{valor} (grátis)'
+          : 'use o CPF mascarado como a Receita publica (***456789**) ou um CNPJ completo de 14 caracteres, com ou sem pontuação',
+    })
+    return z.NEVER
+  })
+  .meta({ pattern: '^(\\*{3}\\d{6}\\*{2}|[0-9A-Za-z./-]{14,18})$', example: '***414127**' })
+
 export const SocioBuscaQuery = z.object({
-  nome: z.string().trim().min(3).max(200).describe('palavras do nome do sócio, cada uma como começo de palavra; as regras da busca de empresas (docs/busca.md)'),
+  nome: z.string().trim().min(3).max(200).optional().describe('palavras do nome do sócio, cada uma como começo de palavra; as regras da busca de empresas (docs/busca.md)'),
+  documento: documento.optional().describe('o documento do sócio como a Receita publica: CPF mascarado (***456789**) ou CNPJ completo (as participações de uma empresa em outras); com ou sem nome'),
   pagina,
   por_pagina: porPagina,
 })
+
+export const Lote = loteDe(Empresa, 'o CNPJ consta do cadastro (resultado é o cartão de /v1/cnpj/empresa/{cnpj})', Fonte)
+

@@ -1,7 +1,7 @@
 // SQL only: the card store (SQLite) for cards and partners, DuckDB for the lookup tables, SQLite
 // FTS5 for text search. Card store tables are split by root partition (layout.ts): every query
 // names the one table its root lives in.
-import { cardTable, DOC_KEY_UNIT, partitionOfRoot } from './layout'
+import { cardTable, DOC_KEY_UNIT, PARTNER_RANK_SQL, partitionOfRoot } from './layout'
 
 const estabelecimentos = (root: string) => cardTable('estabelecimentos', partitionOfRoot(root))
 
@@ -22,6 +22,8 @@ export const CARD = {
 /** DuckDB queries, run once when a month opens. */
 export const SQL = {
   lookups: (name: string) => `SELECT codigo, descricao FROM ${name}`,
+  /** The IBGE code of each TOM code that has one (the build adds the column: ingest/cnpj/municipios.ts). */
+  municipiosIbge: 'SELECT codigo, codigo_ibge FROM municipios WHERE codigo_ibge IS NOT NULL ORDER BY codigo',
 }
 
 /**
@@ -60,4 +62,16 @@ export const SOCIO_SEARCH = {
   page: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT}
          WHERE socio_fts MATCH $match ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
   count: `SELECT count(*) AS n FROM (SELECT 1 FROM socio_fts WHERE socio_fts MATCH $match LIMIT 10001)`,
+  /**
+   * A partner's rows by document ($doc = documentKey), through the index on (documento, rank): in
+   * the name search's order (rank, then doc key, as the FTS rowids), no sort.
+   */
+  byDocument: `SELECT d.id, d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_doc d INDEXED BY socio_doc_documento
+         WHERE d.documento = $doc ORDER BY ${PARTNER_RANK_SQL}, d.id LIMIT $limit OFFSET $offset`,
+  byDocumentCount: `SELECT count(*) AS n FROM (SELECT 1 FROM socio_doc INDEXED BY socio_doc_documento WHERE documento = $doc LIMIT $limit)`,
+  /** The name drives, each of its rows checked for the document (a document with many rows). */
+  pageWithDocument: `SELECT d.cnpj_basico, d.nome, d.qualificacao, d.data_entrada FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT}
+         WHERE socio_fts MATCH $match AND d.documento = $doc ORDER BY f.rowid LIMIT $limit OFFSET $offset`,
+  countWithDocument: `SELECT count(*) AS n FROM (SELECT 1 FROM socio_fts f JOIN socio_doc d ON d.id = f.rowid % ${DOC_KEY_UNIT}
+         WHERE socio_fts MATCH $match AND d.documento = $doc LIMIT 10001)`,
 }

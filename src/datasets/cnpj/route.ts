@@ -3,7 +3,8 @@ import type { z } from 'zod'
 import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
-import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Lote, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import { CNPJS_DESCRICAO, lerListaDeCnpjs, LoteQuery, MAX_CNPJS_POR_LOTE, unidadesDoLote } from '../../core/lote'
 import * as service from './service'
 import type { CnpjFiles, CnpjStore } from './store'
 // Embedded in the executable by `bun build --compile` (a plain JSON import).
@@ -19,7 +20,7 @@ const NOME_REGRAS =
   '(S.A. = S/A = SA); formas jurídicas (LTDA, ME, EPP, EIRELI, SA, MEI) e conectivos (DE, DA, DO, DAS, DOS, E, EM) são ignorados, e um ' +
   'nome só com elas dá 400 parametro_invalido; no máximo 8 palavras.'
 
-const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
+const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => R | Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
 const CNPJ_NOTE = 'CNPJ com ou sem pontuação, numérico ou alfanumérico; um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
 
 export const situacao = defineRoute({
@@ -43,7 +44,7 @@ export const empresa = defineRoute({
   params: CnpjPath,
   response: Empresa,
   errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.empresa(files, params.cnpj)),
+  handler: ({ params, ctx }) => use(ctx, (files) => service.empresaJson(files, params.cnpj)),
 })
 
 export const socios = defineRoute({
@@ -67,7 +68,26 @@ export const completo = defineRoute({
   params: CnpjPath,
   response: EmpresaCompleta,
   errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.completo(files, params.cnpj)),
+  handler: ({ params, ctx }) => use(ctx, (files) => service.completoJson(files, params.cnpj)),
+})
+
+export const lote = defineRoute({
+  path: '/v1/cnpj/lote',
+  dataset: 'cnpj',
+  summary: 'Cartões de até 100 CNPJs numa chamada, cobrados por CNPJ',
+  description:
+    `cnpjs: ${CNPJS_DESCRICAO}. Cada item traz cnpj, encontrado e o cartão de /v1/cnpj/empresa/{cnpj} (resultado) ou o erro que essa rota daria ` +
+    '(erro: cnpj_invalido, nao_encontrado), na ordem dada. O preço é o de /v1/cnpj/empresa por CNPJ válido e distinto (o 402 deste endereço diz o total); ' +
+    'um CNPJ válido que não consta também conta. Lista vazia, mais de 100 itens, outro separador que não a vírgula ou nenhum CNPJ válido: 400, sem cobrança; ' +
+    'nenhum dos válidos na base: 404, sem cobrança. Sem servidor: dadosbr consultar cnpj --arquivo lista.txt.',
+  price: 0.005,
+  units: unidadesDoLote,
+  maxUnits: MAX_CNPJS_POR_LOTE,
+  query: LoteQuery,
+  response: Lote,
+  errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  exampleInput: { query: { cnpjs: '33683111000280,12.ABC.345/01DE-35,11222333000181,33683111000107,123' } },
+  handler: ({ query, ctx }) => use(ctx, (files) => service.loteJson(files, lerListaDeCnpjs(query.cnpjs))),
 })
 
 export const busca = defineRoute({
@@ -75,9 +95,13 @@ export const busca = defineRoute({
   dataset: 'cnpj',
   summary: 'Busca de empresas por nome e filtros',
   description:
-    'Ao menos um filtro além de situacao. Com nome, a busca é sobre razão social e nome fantasia juntos (regras em docs/busca.md): ' +
+    'Ao menos um filtro além de situacao; todos valem juntos (E), com o nome e entre si. Com nome, a busca é sobre razão social e nome fantasia juntos (regras em docs/busca.md): ' +
     NOME_REGRAS +
-    ' Ordem: nomes mais curtos primeiro (o que mais se aproxima do que foi digitado), matriz antes de filial; sem nome, a mesma ordem. ' +
+    ' Filtros: uf; municipio (código TOM da Receita) ou municipio_ibge (7 dígitos, dígito verificador conferido); cnae (atividade principal), ' +
+    'cnae_secundario (uma das secundárias) ou cnae_qualquer (principal ou secundária); natureza_juridica (4 dígitos); porte; ' +
+    'capital_min e capital_max (reais, inclusive); simples e mei (true/false); abertura_de e abertura_ate (início de atividade, inclusive; ' +
+    'uma data em branco ou impossível no cadastro não entra em nenhuma janela). ' +
+    'Ordem: nomes mais curtos primeiro (o que mais se aproxima do que foi digitado), matriz antes de filial; sem nome, a mesma ordem. ' +
     'total é exato até 10000; acima, "10000+"; a paginação vai até o 10000º resultado. porte aceita pequeno_porte e empresa_pequeno_porte.',
   price: 0.01,
   query: BuscaQuery,
@@ -91,11 +115,15 @@ export const socioBusca = defineRoute({
   path: '/v1/cnpj/socio/busca',
   dataset: 'cnpj',
   summary: 'Empresas de que uma pessoa é sócia (busca reversa)',
-  description: `nome com 3 ou mais caracteres, com as mesmas regras da busca de empresas (docs/busca.md): ${NOME_REGRAS} Nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.`,
+  description:
+    `nome com 3 ou mais caracteres, com as mesmas regras da busca de empresas (docs/busca.md): ${NOME_REGRAS} ` +
+    'documento: o do sócio como a Receita publica, CPF mascarado (***456789**: três asteriscos, os 6 dígitos do meio, dois asteriscos; ' +
+    'o mesmo miolo pode ser de várias pessoas, e o nome separa) ou CNPJ completo, com ou sem pontuação (as participações de uma empresa em outras); ' +
+    'com ou sem nome, ao menos um dos dois. Nomes mais curtos primeiro. cnpj é a raiz de 8 caracteres.',
   price: 0.02,
   query: SocioBuscaQuery,
   response: SocioBuscaResultado,
-  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  errors: ['parametro_invalido', 'filtro_obrigatorio', 'dados_indisponiveis'],
   exampleInput: { query: { nome: 'wilson' } },
   handler: ({ query, ctx }) => use(ctx, (files) => service.socioBusca(files, query)),
 })

@@ -1,19 +1,21 @@
 // Registry answers: runs the queries and maps raw rows to the SPEC's Portuguese shapes.
 import type { Database } from 'bun:sqlite'
 import type { z } from 'zod'
-import { ApiError } from '../../core/errors'
+import { ApiError, JsonText } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
-import { ALL_UF_SLOTS, CARD_SEPARATOR, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, filterToken, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
+import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
+import { filterStats, matchOf, planFilters } from './search-filters'
+import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO } from './card-json'
+import type { Lote as LoteResposta } from './model'
+import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
 
-const SITUACAO_DESCRICAO: Record<string, string> = { '01': 'Nula', '02': 'Ativa', '03': 'Suspensa', '04': 'Inapta', '08': 'Baixada' }
 const SITUACAO_CODIGO: Record<string, string> = { nula: '01', ativa: '02', suspensa: '03', inapta: '04', baixada: '08' }
-const PORTE: Record<string, Out<typeof Empresa>['porte']> = { '00': 'nao_informado', '01': 'micro_empresa', '03': 'empresa_pequeno_porte', '05': 'demais' }
 const PORTE_CODIGO: Record<string, string> = { nao_informado: '00', micro_empresa: '01', pequeno_porte: '03', empresa_pequeno_porte: '03', demais: '05' }
 const TIPO_SOCIO = { 1: 'pessoa_juridica', 2: 'pessoa_fisica', 3: 'estrangeiro' } as const
 const FAIXA = ['00-12', '13-20', '21-30', '31-40', '41-50', '51-60', '61-70', '71-80', '81+']
@@ -25,18 +27,11 @@ const cd = (codigo: unknown, lookup: Lookup) => {
   const c = s(codigo)
   return { codigo: c, descricao: c === null ? null : (lookup.get(c) ?? null) }
 }
-const matrizFilial = (v: string | null) => (v === '1' ? 'matriz' : v === '2' ? 'filial' : null)
-
-function telefone(ddd: unknown, numero: unknown): string | null {
-  if (!numero) return null
-  return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
-}
 
 type Ficha = Record<FichaField | 'cnpj', string | null>
 
-/** A card store row (FICHA fields joined by CARD_SEPARATOR, blank = null) as named fields. */
-function decodeFicha(cnpj: string, dados: string): Ficha {
-  const values = dados.split(CARD_SEPARATOR)
+/** A card's FICHA fields (CardStoreReader, blank = null) as named fields. */
+function decodeFicha(cnpj: string, values: string[]): Ficha {
   const f = { cnpj } as Ficha
   for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] || null
   return f
@@ -50,22 +45,13 @@ function ficha(files: CnpjFiles, cnpj: string): Ficha | undefined {
 
 /** Every card of a root, in CNPJ order. */
 function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
-  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.dados))
+  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.campos))
 }
 
-/** The Receita's municipality code of every establishment abroad (its table says EXTERIOR). */
-const MUNICIPIO_EXTERIOR = '9707'
-
-/**
- * An establishment's city, the same on every route that shows one (card, search results,
- * filiais): abroad (UF EX or municipality 9707 EXTERIOR) the Receita puts the foreign city in
- * cidade_exterior, and that is the city (null when blank: "EXTERIOR" is no city); in Brazil, the
- * name of its municipality code (null for a code the month's table lacks).
- */
-function municipio(files: CnpjFiles, f: Ficha): string | null {
-  if (f.uf === 'EX' || f.municipio === MUNICIPIO_EXTERIOR) return f.cidade_exterior
-  return f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null
-}
+/** An establishment's city (card-json.ts municipioDe: the same on every route). */
+const municipio = (files: CnpjFiles, f: Ficha) => municipioDe(files, f.uf, f.municipio, f.cidade_exterior)
+/** The IBGE code of its municipality (card-json.ts ibgeDe). */
+const codigoMunicipioIbge = (files: CnpjFiles, f: Ficha) => ibgeDe(files, f.uf, f.municipio)
 
 const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
@@ -82,48 +68,41 @@ export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<type
   }
 }
 
-export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
-  const f = ficha(files, cnpj)
-  if (!f) throw notFound(files, cnpj)
-  return card(files, f)
+/** One CNPJ's card as /v1/cnpj/empresa/{cnpj} answers it (JSON text, card-json.ts), or null when the month lacks it. */
+export function cartaoJson(files: CnpjFiles, cnpj: string): string | null {
+  const v = files.cards.card(cnpj)
+  return v === null ? null : cardJson(files, cnpj, v)
 }
 
-/** The SPEC's Empresa from one card. */
-function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
-  const { lookups } = files
-  const codigo = f.situacao
-  const motivo = f.motivo
-  const logradouro = [f.tipo_logradouro, f.logradouro].filter(Boolean).join(' ') || null
-  return {
-    cnpj: f.cnpj!,
-    razao_social: f.razao_social,
-    nome_fantasia: f.nome_fantasia,
-    matriz_filial: matrizFilial(f.matriz_filial),
-    situacao_cadastral: {
-      codigo,
-      descricao: codigo ? (SITUACAO_DESCRICAO[codigo] ?? null) : null,
-      data: f.data_situacao,
-      motivo: motivo && motivo !== '00' ? (lookups.motivos.get(motivo) ?? motivo) : null,
-    },
-    data_inicio_atividade: f.data_inicio,
-    natureza_juridica: cd(f.natureza_juridica, lookups.naturezas),
-    porte: f.porte ? (PORTE[f.porte] ?? null) : null,
-    capital_social: f.capital_social === null ? null : Number(f.capital_social),
-    cnae_principal: cd(f.cnae_principal, lookups.cnaes),
-    cnae_secundarios: f.cnaes_secundarios ? f.cnaes_secundarios.split(',').filter(Boolean).map((c) => cd(c.padStart(7, '0'), lookups.cnaes)) : [],
-    endereco: {
-      logradouro,
-      numero: f.numero,
-      complemento: f.complemento,
-      bairro: f.bairro,
-      municipio: municipio(files, f),
-      uf: f.uf,
-      cep: f.cep,
-    },
-    contato: { email: f.email, telefone: telefone(f.ddd1, f.telefone1) ?? telefone(f.ddd2, f.telefone2) },
-    simples: { optante: f.opcao_simples === 'true', mei: f.opcao_mei === 'true' },
-    fonte: fonte(files),
-  }
+/** /v1/cnpj/empresa/{cnpj}: the card's JSON, or 404. */
+export function empresaJson(files: CnpjFiles, cnpj: string): JsonText {
+  const json = cartaoJson(files, cnpj)
+  if (json === null) throw notFound(files, cnpj)
+  return new JsonText(json)
+}
+
+export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeof Empresa>> {
+  return empresaJson(files, cnpj).parse() as Out<typeof Empresa>
+}
+
+/**
+ * /v1/cnpj/lote: each CNPJ's card as /v1/cnpj/empresa/{cnpj} gives it, or the error it gives (not
+ * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts), as JSON text. A list
+ * whose valid CNPJs are all missing from the month is a 404, as the single route's answer without
+ * data (nothing is charged).
+ */
+export function loteJson(files: CnpjFiles, lista: Lote): JsonText {
+  let encontrados = 0
+  const itens = lista.itens.map((item) => {
+    if (item.cnpj === null) return JSON.stringify({ cnpj: item.entrada, encontrado: false, erro: item.erro })
+    const json = cartaoJson(files, item.cnpj)
+    if (json === null) return JSON.stringify({ cnpj: item.cnpj, encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, item.cnpj).message } })
+    encontrados++
+    return `{"cnpj":"${item.cnpj}","encontrado":true,"resultado":${json}}`
+  })
+  if (!encontrados)
+    throw new ApiError('nao_encontrado', `${lista.validos.length === 1 ? 'O CNPJ válido da lista não consta' : `Nenhum dos ${lista.validos.length} CNPJs válidos da lista consta`} na base de ${files.referencia}; nada foi cobrado.`)
+  return new JsonText(`{"total":${itens.length},"validos":${lista.validos.length},"encontrados":${encontrados},"itens":[${itens.join(',')}],"fonte":${fonteJson(files)}}`)
 }
 
 type SocioRow = Record<SocioField, string | null>
@@ -161,25 +140,27 @@ export async function sociosDe(files: CnpjFiles, cnpj: string) {
   return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
 }
 
-export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
+/** /v1/cnpj/empresa/{cnpj}/completo as JSON text: the card, its partners and the root's other establishments. */
+export function completoJson(files: CnpjFiles, cnpj: string): JsonText {
   // One read of the root's cards serves both the card and the other establishments.
-  const fichas = fichasDaRaiz(files, cnpj.slice(0, 8))
-  const main = fichas.find((f) => f.cnpj === cnpj)
+  const cards = files.cards.cardsOfRoot(cnpj.slice(0, 8))
+  const main = cards.find((c) => c.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
   const list = socios(files, cnpj)
-  const outros = fichas.filter((f) => f.cnpj !== cnpj)
-  return {
-    ...card(files, main),
-    socios: list,
-    total_socios: list.length,
-    filiais: outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
-      cnpj: f.cnpj!,
-      uf: f.uf,
-      municipio: municipio(files, f),
-      situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
-    })),
-    total_filiais: outros.length,
-  }
+  const outros = cards.filter((c) => c.cnpj !== cnpj).map((c) => decodeFicha(c.cnpj, c.campos))
+  const filiais = outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
+    cnpj: f.cnpj!,
+    matriz_filial: matrizFilial(f.matriz_filial),
+    uf: f.uf,
+    municipio: municipio(files, f),
+    situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
+  }))
+  const card = cardJson(files, cnpj, main.campos)
+  return new JsonText(`${card.slice(0, -1)},"socios":${JSON.stringify(list)},"total_socios":${list.length},"filiais":${JSON.stringify(filiais)},"total_filiais":${outros.length}}`)
+}
+
+export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
+  return completoJson(files, cnpj).parse() as Out<typeof EmpresaCompleta>
 }
 
 /** Words of a typed name searched at most (the rest are dropped). */
@@ -265,14 +246,8 @@ function pairedMatch(index: Database, frequent: Frequent, words: string[]): stri
   return [...plain, names].join(' AND ')
 }
 
-/**
- * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
- * gives (the same normalization the index was built with), each one matching the indexed words it
- * begins, all of them required (through pair tokens where two or more typed words begin frequent
- * words: pairedMatch). Text with no word at all, or with ignored words only (legal forms and
- * connectors), is a 400: searching without them would match everything.
- */
-export function nameMatch(index: Database, text: string, options: { pairs?: boolean } = {}): string {
+/** The words of a typed name a search requires (at most MAX_WORDS, once each); a 400 when it has none (see nameMatch). */
+function typedWords(text: string): string[] {
   const words = [...new Set(searchWords(text))].slice(0, MAX_WORDS)
   if (!words.length)
     throw new ApiError(
@@ -281,6 +256,29 @@ export function nameMatch(index: Database, text: string, options: { pairs?: bool
         ? "parâmetro de consulta 'nome': só tem palavras que a busca ignora (formas jurídicas como LTDA, ME, EPP, EIRELI, S.A. e conectivos como DE, DA, DO, E); informe ao menos uma palavra do nome"
         : "parâmetro de consulta 'nome': precisa de ao menos uma palavra com letras ou números",
     )
+  return words
+}
+
+/**
+ * The name index's rule, on one name in JavaScript: every typed word begins one of the name's words
+ * (a one-character word must be the whole word). The index gives exactly these matches (nameMatch
+ * reads prefixes, the vocabulary and pair words, which change what is read, never what matches);
+ * test/cnpj/search-documento.test.ts compares the two.
+ */
+export function nameMatches(words: string[], name: string): boolean {
+  const indexed = searchWords(name)
+  return words.every((w) => indexed.some((t) => t === w || (w.length > 1 && t.startsWith(w))))
+}
+
+/**
+ * A typed name as an FTS5 expression over one name index (docs/busca.md): the words searchWords
+ * gives (the same normalization the index was built with), each one matching the indexed words it
+ * begins, all of them required (through pair tokens where two or more typed words begin frequent
+ * words: pairedMatch). Text with no word at all, or with ignored words only (legal forms and
+ * connectors), is a 400: searching without them would match everything.
+ */
+export function nameMatch(index: Database, text: string, options: { pairs?: boolean } = {}): string {
+  const words = typedWords(text)
   const frequent = options.pairs === false ? null : frequentWords(index)
   const paired = frequent && words.length > 1 ? pairedMatch(index, frequent, words) : null
   return paired ?? words.map((w) => wordMatch(index, w)).join(' AND ')
@@ -296,27 +294,32 @@ function pageOffset(pagina: number, porPagina: number): number {
 
 const capTotal = (n: number) => (n > 10000 ? ('10000+' as const) : n)
 
+/** The filters of a company search, as the query names them (BuscaQuery), for messages. */
+const FILTROS = 'nome, uf, municipio, municipio_ibge, cnae, cnae_secundario, cnae_qualquer, natureza_juridica, porte, capital_min, capital_max, simples, mei, abertura_de ou abertura_ate'
+
 export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promise<Out<typeof BuscaResultado>> {
-  const hasFilter = q.nome || q.uf || q.municipio || q.cnae || q.porte || q.abertura_de || q.abertura_ate
-  if (!hasFilter) throw new ApiError('filtro_obrigatorio', 'Informe ao menos um filtro: nome, uf, municipio, cnae, porte, abertura_de ou abertura_ate.')
+  const hasFilter = q.nome || q.uf || q.municipio || q.municipio_ibge || q.cnae || q.cnae_secundario || q.cnae_qualquer || q.natureza_juridica || q.porte ||
+    q.capital_min !== undefined || q.capital_max !== undefined || q.simples !== undefined || q.mei !== undefined || q.abertura_de || q.abertura_ate
+  if (!hasFilter) throw new ApiError('filtro_obrigatorio', `Informe ao menos um filtro além de situacao: ${FILTROS}.`)
   if (q.abertura_de && q.abertura_ate && q.abertura_de > q.abertura_ate) throw new ApiError('parametro_invalido', 'abertura_de é posterior a abertura_ate.')
+  if (q.capital_min !== undefined && q.capital_max !== undefined && q.capital_min > q.capital_max)
+    throw new ApiError('parametro_invalido', 'capital_min é maior que capital_max; informe um intervalo com capital_min ≤ capital_max.')
   const situacaoCodigo = SITUACAO_CODIGO[q.situacao]!
   const offset = pageOffset(q.pagina, q.por_pagina)
+  const empty = () => ({ total: 0, pagina: q.pagina, resultados: [], fonte: fonte(files) })
 
-  // Names and the cnae/município/porte filters are all words of the FTS index.
-  const words: string[] = []
-  if (q.nome) words.push(nameMatch(files.search, q.nome))
-  // The query schema checks each code's shape, so each has its token.
-  if (q.cnae) words.push(`"${filterToken.cnae(q.cnae)}"`)
-  if (q.municipio) words.push(`"${filterToken.municipio(q.municipio)}"`)
-  if (q.porte) words.push(`"${filterToken.porte(PORTE_CODIGO[q.porte]!)}"`)
-  // A search by UF or dates alone reads the word every row holds.
-  if (!words.length) words.push(`"${filterToken.qualquer}"`)
-  const extra: string[] = []
-  const params: Record<string, string | number> = { $match: words.join(' AND ') }
-  if (q.abertura_de) { extra.push('d.abertura >= $de'); params.$de = Number(q.abertura_de.replace(/-/g, '')) }
-  if (q.abertura_ate) { extra.push('d.abertura <= $ate'); params.$ate = Number(q.abertura_ate.replace(/-/g, '')) }
-  const sql = companySearchSql(extra)
+  // Names and the equality filters are words of the FTS index; ranges are buckets of it and checks
+  // of its doc rows (search-filters.ts).
+  const name = q.nome ? nameMatch(files.search, q.nome) : null
+  const plan = planFilters(filterStats(files.search), {
+    cnae: q.cnae, cnae_secundario: q.cnae_secundario, cnae_qualquer: q.cnae_qualquer, municipio: q.municipio,
+    municipiosIbge: q.municipio_ibge ? (files.ibge.tomsPorIbge.get(q.municipio_ibge) ?? []) : undefined,
+    natureza_juridica: q.natureza_juridica, porte: q.porte ? PORTE_CODIGO[q.porte] : undefined, simples: q.simples, mei: q.mei,
+    capital_min: q.capital_min, capital_max: q.capital_max, abertura_de: q.abertura_de, abertura_ate: q.abertura_ate,
+  })
+  if (plan.nada) return empty()
+  const params: Record<string, string | number> = { $match: matchOf(plan, name), ...plan.params }
+  const sql = companySearchSql(plan.checks)
 
   const situacaoSlot = SITUACOES.indexOf(situacaoCodigo as (typeof SITUACOES)[number])
   const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
@@ -364,6 +367,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
         // The card's own values, as /empresa shows them (the rowid's UF slot lumps unknown UFs together).
         uf: f ? f.uf : (UFS[Math.floor(Number(r.id) / RANK_BITS) % 32] ?? null),
         municipio: f ? municipio(files, f) : null,
+        codigo_municipio_ibge: f ? codigoMunicipioIbge(files, f) : null,
         cnae_principal: f?.cnae_principal ?? null,
         situacao: SITUACAO_DESCRICAO[situacaoCodigo]!,
       }
@@ -375,18 +379,50 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 /** A company's legal name: from any card of its root, else from the companies without establishment. */
 function razaoSocial(files: CnpjFiles, root: string): string | null {
   const row = files.cards.anyCardOfRoot(root)
-  return row ? decodeFicha(row.cnpj, row.dados).razao_social : files.cards.companyWithoutEstablishment(root)
+  return row ? decodeFicha(row.cnpj, row.campos).razao_social : files.cards.companyWithoutEstablishment(root)
 }
 
+/**
+ * A partner's document with a name: when the document has at most this many rows, they are read in
+ * order and the name is checked on each (nameMatches); above it (the mask ***999999** that every
+ * foreign partner shares, a holding in thousands of companies), the name drives and each of its
+ * rows is checked for the document.
+ */
+const DOCUMENT_ROWS_CHECKED = 5000
+
 export async function socioBusca(files: CnpjFiles, q: Out<typeof SocioBuscaQuery>): Promise<Out<typeof SocioBuscaResultado>> {
-  const match = nameMatch(files.partnerSearch, q.nome)
+  if (!q.nome && !q.documento) throw new ApiError('filtro_obrigatorio', 'Informe nome (3 ou mais caracteres) ou documento (CPF mascarado ***456789** ou CNPJ do sócio), ou os dois.')
   const offset = pageOffset(q.pagina, q.por_pagina)
-  const count = files.partnerSearch.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }
-  const rows = files.partnerSearch.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  const index = files.partnerSearch
+  let total: number
+  let rows: Row[]
+  if (!q.documento) {
+    const match = nameMatch(index, q.nome!)
+    total = (index.query(SOCIO_SEARCH.count).get({ $match: match }) as { n: number }).n
+    rows = index.query(SOCIO_SEARCH.page).all({ $match: match, $limit: q.por_pagina, $offset: offset }) as Row[]
+  } else {
+    const key = documentKey(q.documento)
+    const $doc = key ?? 0
+    const count = (index.query(SOCIO_SEARCH.byDocumentCount).get({ $doc, $limit: (q.nome ? DOCUMENT_ROWS_CHECKED : MAX_RESULT_WINDOW) + 1 }) as { n: number }).n
+    if (key === null) (total = 0), (rows = [])
+    else if (!q.nome) {
+      total = count
+      rows = index.query(SOCIO_SEARCH.byDocument).all({ $doc, $limit: q.por_pagina, $offset: offset }) as Row[]
+    } else if (count <= DOCUMENT_ROWS_CHECKED) {
+      const words = typedWords(q.nome)
+      const matching = (index.query(SOCIO_SEARCH.byDocument).all({ $doc, $limit: DOCUMENT_ROWS_CHECKED, $offset: 0 }) as Row[]).filter((r) => nameMatches(words, String(r.nome ?? '')))
+      total = matching.length
+      rows = matching.slice(offset, offset + q.por_pagina)
+    } else {
+      const match = nameMatch(index, q.nome)
+      total = (index.query(SOCIO_SEARCH.countWithDocument).get({ $match: match, $doc }) as { n: number }).n
+      rows = index.query(SOCIO_SEARCH.pageWithDocument).all({ $match: match, $doc, $limit: q.por_pagina, $offset: offset }) as Row[]
+    }
+  }
   const roots = [...new Set(rows.map((r) => String(r.cnpj_basico)))]
   const names = new Map(roots.map((root) => [root, razaoSocial(files, root)]))
   return {
-    total: capTotal(count.n),
+    total: capTotal(total),
     pagina: q.pagina,
     resultados: rows.map((r) => ({
       nome_socio: s(r.nome),

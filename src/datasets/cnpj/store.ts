@@ -28,10 +28,20 @@ export interface CnpjFiles {
   prewarm?: { stop(): void }
   referencia: string
   lookups: { cnaes: Lookup; motivos: Lookup; municipios: Lookup; naturezas: Lookup; paises: Lookup; qualificacoes: Lookup }
+  /** The month's municipalities by TOM code and by IBGE code (municipios.codigo_ibge, from the Receita's TOM ↔ IBGE table). */
+  ibge: MunicipiosIbge
+}
+
+export interface MunicipiosIbge {
+  /** TOM (4 digits) -> IBGE (7 digits). */
+  porTom: Map<string, string>
+  /** IBGE -> the TOM codes the table gives it (one, in every table seen). */
+  tomsPorIbge: Map<string, string[]>
 }
 
 export interface CnpjStore extends DatasetStore {
-  use<R>(fn: (files: CnpjFiles) => Promise<R>): Promise<R>
+  /** A synchronous fn releases the month at once (no promise in between: src/core/stores/current-link.ts). */
+  use<R>(fn: (files: CnpjFiles) => R | Promise<R>): Promise<R>
   unavailable(): string | null
   /** Re-reads the current link now (tests; the server polls it every 2 s). */
   reload(): Promise<boolean>
@@ -40,17 +50,23 @@ export interface CnpjStore extends DatasetStore {
 const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
 
 /**
- * The month's small code tables (a few thousand rows), read once from its DuckDB file, one after
- * the other on the reader's one connection: a failed read (a damaged file) stops the rest before
- * the reader closes.
+ * The month's small code tables (a few thousand rows) and the IBGE code of each municipality,
+ * read once from its DuckDB file, one after the other on the reader's one connection: a failed read
+ * (a damaged file) stops the rest before the reader closes.
  */
-async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
+async function readLookups(path: string): Promise<Pick<CnpjFiles, 'lookups' | 'ibge'>> {
   const duck = await openDuckDb(path, 1)
   try {
     const lookups: Record<string, Lookup> = {}
     for (const table of LOOKUP_TABLES)
       lookups[table] = new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
-    return lookups as CnpjFiles['lookups']
+    const ibge: MunicipiosIbge = { porTom: new Map(), tomsPorIbge: new Map() }
+    for (const r of await duck.query(SQL.municipiosIbge)) {
+      const [tom, code] = [String(r.codigo), String(r.codigo_ibge)]
+      ibge.porTom.set(tom, code)
+      ibge.tomsPorIbge.set(code, [...(ibge.tomsPorIbge.get(code) ?? []), tom])
+    }
+    return { lookups: lookups as CnpjFiles['lookups'], ibge }
   } finally {
     await duck.close()
   }
@@ -60,7 +76,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
   const manifest = buildHead(dir)
   if (manifest.formato !== FORMAT)
     throw new Error(`${dir} foi construída por outra versão do dadosbr (formato ${manifest.formato}, este servidor lê o ${FORMAT}); rode 'dadosbr ingest cnpj' de novo`)
-  const lookups = await readLookups(join(dir, DUCKDB_FILE))
+  const { lookups, ibge } = await readLookups(join(dir, DUCKDB_FILE))
   const opened: { close(): void }[] = []
   const open = <T extends { close(): void }>(file: T) => (opened.push(file), file)
   try {
@@ -70,6 +86,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
       cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
       referencia: manifest.referencia,
       lookups,
+      ibge,
     }
   } catch (err) {
     for (const file of opened) file.close()

@@ -7,7 +7,7 @@
 import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
 import { ApiError, JsonText } from '../../core/errors'
-import { CARD_SEPARATOR, FICHA } from '../cnpj/layout'
+import { FICHA } from '../cnpj/layout'
 import * as cnpjService from '../cnpj/service'
 import type { CnpjFiles, CnpjStore } from '../cnpj/store'
 import { CORTE, PRIMEIRO_DIA, RANKING_MUNICIPIO, RANKING_UF, UFS } from './layout'
@@ -147,7 +147,7 @@ export async function fornecedorDe(d: DesmatamentoFiles, files: CnpjFiles, cnpj:
   const porMunicipio = new Map<string, number>()
   let ativos = 0
   for (const card of files.cards.cardsOfRoot(cnpj.slice(0, 8))) {
-    const v = card.dados.split(CARD_SEPARATOR)
+    const v = card.campos
     if (v[F.situacao] !== ATIVA) continue
     ativos++
     const tom = v[F.municipio] || null

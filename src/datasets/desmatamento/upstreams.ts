@@ -7,12 +7,8 @@ export const DETER_DOWNLOAD = defineUpstream(
   'alertas DETER do INPE (TerraBrasilis): shapefiles públicos da Amazônia (deter-amz) e do Cerrado (deter-cerrado-nb)',
 )
 
-/** The Receita Federal's municipality table (TOM ↔ IBGE codes). */
-export const RFB_MUNICIPIOS = defineUpstream(
-  'RFB_MUNICIPIOS_URL',
-  'https://www.gov.br/receitafederal/dados/municipios.csv',
-  'tabela de municípios da Receita Federal (código TOM do CNPJ ↔ código IBGE), municipios.csv',
-)
+/** The Receita Federal's municipality table (TOM ↔ IBGE codes), shared with the registry's build. */
+export { RFB_MUNICIPIOS } from '../../core/municipios-rfb'
 
 /** The two DETER projects: path under DETER_URL and the name the zip is saved under. */
 export const DETER_PROJETOS = {

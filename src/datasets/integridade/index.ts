@@ -1,6 +1,6 @@
 import type { Dataset } from '../../core/dataset'
 import { CGU_DOWNLOADS, MTE_CADASTRO } from './upstreams'
-import { amostra, consulta } from './route'
+import { amostra, consulta, lote } from './route'
 import { openIntegridadeStore } from './store'
 
 export const integridade: Dataset = {
@@ -10,7 +10,7 @@ export const integridade: Dataset = {
   descricao: 'Triagem de um CNPJ nas cinco listas oficiais de sanções e integridade (só pessoas jurídicas), com a raiz inteira da empresa; atualizada diariamente.',
   amostra: '/v1/integridade/amostra',
   ingested: true,
-  routes: [consulta, amostra],
+  routes: [consulta, lote, amostra],
   open: openIntegridadeStore,
   upstreams: [CGU_DOWNLOADS, MTE_CADASTRO],
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { cnpjParam } from '../../core/validate'
+import { loteDe } from '../../core/lote'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
 const str = z.string().nullable()
@@ -110,3 +111,9 @@ export const Triagem = z.object({
 export const TriagemAmostra = Triagem.extend({ amostra: z.literal(true) })
 
 export type TriagemResultado = z.output<typeof Triagem>
+
+export const TriagemLote = loteDe(
+  Triagem,
+  'o CNPJ (pela raiz) tem algum apontamento nas cinco listas, vigente ou não (resultado traz a triagem de /v1/integridade/consulta/{cnpj} também quando não tem)',
+  FonteIntegridade,
+)

@@ -2,8 +2,9 @@
 import { servingStore } from '../../core/context'
 import type { z } from 'zod'
 import { defineRoute } from '../../core/route'
-import { CnpjPath, Triagem, TriagemAmostra } from './model'
-import { consultarIntegridadeJson, triagem } from './service'
+import { CnpjPath, Triagem, TriagemAmostra, TriagemLote } from './model'
+import { consultarIntegridadeJson, consultarLoteJson, triagem } from './service'
+import { CNPJS_DESCRICAO, lerListaDeCnpjs, LoteQuery, MAX_CNPJS_POR_LOTE, unidadesDoLote } from '../../core/lote'
 import type { IntegridadeStore } from './store'
 // Embedded in the executable (a plain JSON import); rewritten by `bun test/integridade/amostra.ts`.
 import AMOSTRA_COPIA from './amostra.json'
@@ -38,6 +39,26 @@ export const consulta = defineRoute({
   errors: ['cnpj_invalido', 'dados_indisponiveis'],
   exampleInput: { params: { cnpj: AMOSTRA_CNPJ } },
   handler: ({ params, ctx }) => consultarIntegridadeJson(ctx, params.cnpj),
+})
+
+export const lote = defineRoute({
+  path: '/v1/integridade/lote',
+  dataset: 'integridade',
+  summary: 'Triagem de integridade de até 100 CNPJs numa chamada, cobrada por CNPJ',
+  description:
+    `cnpjs: ${CNPJS_DESCRICAO}. Cada item traz cnpj, encontrado (a raiz tem algum apontamento nas cinco listas) e a triagem de ` +
+    '/v1/integridade/consulta/{cnpj} (resultado, também para quem não tem apontamento: ficha_limpa=true), ou o erro que essa rota daria ' +
+    '(cnpj_invalido), na ordem dada. O preço é o de /v1/integridade/consulta por CNPJ válido e distinto (o 402 deste endereço diz o total). ' +
+    'Lista vazia, mais de 100 itens, outro separador que não a vírgula ou nenhum CNPJ válido: 400, sem cobrança. ' +
+    'Sem servidor: dadosbr consultar integridade --arquivo lista.txt.',
+  price: 0.01,
+  units: unidadesDoLote,
+  maxUnits: MAX_CNPJS_POR_LOTE,
+  query: LoteQuery,
+  response: TriagemLote,
+  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  exampleInput: { query: { cnpjs: `${AMOSTRA_CNPJ},33683111000280,00.638.595/0001-05,123` } },
+  handler: ({ query, ctx }) => consultarLoteJson(ctx, lerListaDeCnpjs(query.cnpjs)),
 })
 
 const amostraCopia = AMOSTRA_COPIA as z.output<typeof TriagemAmostra>

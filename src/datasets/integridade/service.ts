@@ -5,6 +5,7 @@
 // The route itself sends the same answer as JSON bytes (triagemJson), written without objects.
 import { storeOf, type AppContext } from '../../core/context'
 import { JsonText } from '../../core/errors'
+import type { Lote } from '../../core/lote'
 import { LISTAS } from './layout'
 import type { TriagemResultado } from './model'
 import type { IntegridadeFiles, IntegridadeStore } from './store'
@@ -87,4 +88,34 @@ export function consultarIntegridade(ctx: AppContext, cnpj: string): Promise<Tri
 /** The same, as the JSON bytes the route sends. */
 export function consultarIntegridadeJson(ctx: AppContext, cnpj: string): Promise<JsonText> {
   return storeOf<IntegridadeStore>(ctx, 'integridade').use((s) => new JsonText(triagemJson(s.files, cnpj)))
+}
+
+const ITEM_CLOSE = Buffer.from('}')
+const SEP = Buffer.from(',')
+
+/**
+ * /v1/integridade/lote: each CNPJ's screening, the bytes /v1/integridade/consulta/{cnpj} sends, in
+ * the order listed (lerListaDeCnpjs in src/core/lote.ts); an invalid one with the single route's
+ * error. encontrado: the root has a record on some list.
+ */
+export function triagemLoteJson(files: IntegridadeFiles, lista: Lote, hoje = hojeEmBrasilia()): Uint8Array {
+  const pieces: Uint8Array[] = []
+  let encontrados = 0
+  for (const item of lista.itens) {
+    if (pieces.length) pieces.push(SEP)
+    if (item.cnpj === null) {
+      pieces.push(Buffer.from(JSON.stringify({ cnpj: item.entrada, encontrado: false, erro: item.erro })))
+      continue
+    }
+    const encontrado = files.porRaiz.has(item.cnpj.slice(0, 8))
+    if (encontrado) encontrados++
+    pieces.push(Buffer.from(`{"cnpj":"${item.cnpj}","encontrado":${encontrado},"resultado":`, 'latin1'), triagemJson(files, item.cnpj, hoje), ITEM_CLOSE)
+  }
+  pieces.push(Buffer.from('],"fonte":', 'latin1'), files.fonteJson)
+  return join(`{"total":${lista.itens.length},"validos":${lista.validos.length},"encontrados":${encontrados},"itens":[`, pieces, '}')
+}
+
+/** The same from the server's loaded build (503 dados_indisponiveis when not loaded). */
+export function consultarLoteJson(ctx: AppContext, lista: Lote): Promise<JsonText> {
+  return storeOf<IntegridadeStore>(ctx, 'integridade').use((s) => new JsonText(triagemLoteJson(s.files, lista)))
 }

@@ -1,7 +1,9 @@
 // The Receita Federal's municipality table (municipios.csv: cp1252, `;`, header
 // `CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;MUNICÍPIO - TOM;MUNICÍPIO - IBGE;UF`, one
 // copy seen with an extra ESTADO column): the registry's establishments carry the 4-digit TOM
-// code, DETER's alerts the 7-digit IBGE code. Columns are picked by name.
+// code, DETER's alerts and the registry cards' codigo_municipio_ibge the 7-digit IBGE code. Read by
+// both builds (deforestation and registry), downloaded from RFB_MUNICIPIOS (src/core/municipios-rfb.ts).
+// Columns are picked by name.
 //
 // Its known gap: Boa Esperança do Norte/MT (IBGE 5101837) is missing, though the registry already
 // places companies there under TOM 1182 (the Receita's own Municipios.zip lists
@@ -45,6 +47,12 @@ export const LACUNAS = [
 ] as const
 
 export class MunicipiosError extends Error {}
+
+/** The first bytes of a download are the table, not a page served in its place (its header names the TOM code). */
+export function looksLikeMunicipiosCsv(head: Uint8Array): boolean {
+  const t = new TextDecoder('windows-1252').decode(head).trimStart().toUpperCase()
+  return !t.startsWith('<') && /TOM/.test(t.split(/\r?\n/)[0] ?? '')
+}
 
 export async function parseMunicipios(bytes: Uint8Array, label = 'municipios.csv'): Promise<TabelaMunicipios> {
   const rows = csvRows(decodeText(chunksOf(bytes), sniffEncoding(bytes)), ';')

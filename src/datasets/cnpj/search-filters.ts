@@ -1,0 +1,221 @@
+// The filters of /v1/cnpj/busca as an FTS5 expression over the company index and, for the range
+// filters, checks on its doc table (docs/busca.md, "Filtros"). Equality filters (activity, city,
+// legal nature, size, Simples/MEI) are words of the index (filterToken in layout.ts) and always go
+// into the expression. A range (capital, opening date) is the OR of the buckets or years it
+// covers, plus an exact check of the doc row where a bucket lies partly outside it; or, when it
+// holds most rows, only that check, on the rows the rest of the expression reads.
+import type { Database } from 'bun:sqlite'
+import { capitalBucket, capitalBucketFloor, CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, openingYearSlot } from './layout'
+
+/** What an index knows of its filter words: rows holding each, and the slot of each CNAE. */
+export interface FilterStats {
+  rows: Map<string, number>
+  cnaeSlot: Map<string, number>
+  /** Rows of the index (every row holds `qualquer`). */
+  total: number
+}
+
+const statsByIndex = new WeakMap<Database, FilterStats>()
+export function filterStats(index: Database): FilterStats {
+  let stats = statsByIndex.get(index)
+  if (!stats) {
+    const rows = new Map((index.query('SELECT token, linhas FROM filtro_linhas').values() as [string, number][]).map(([t, n]) => [t, Number(n)]))
+    const cnaeSlot = new Map((index.query('SELECT cnae, slot FROM filtro_cnae').values() as [string, number][]).map(([c, n]) => [c, Number(n)]))
+    stats = { rows, cnaeSlot, total: rows.get(filterToken.qualquer) ?? 0 }
+    statsByIndex.set(index, stats)
+  }
+  return stats
+}
+
+/** The filters as they arrive (validated by BuscaQuery). */
+export interface SearchFilters {
+  cnae?: string
+  cnae_secundario?: string
+  cnae_qualquer?: string
+  /** The Receita's municipality code (TOM, 4 digits). */
+  municipio?: string
+  /** The TOM codes an IBGE code maps to (municipio_ibge; empty when the month's table has none). */
+  municipiosIbge?: string[]
+  natureza_juridica?: string
+  porte?: string
+  simples?: boolean
+  mei?: boolean
+  capital_min?: number
+  capital_max?: number
+  abertura_de?: string
+  abertura_ate?: string
+}
+
+/** An FTS5 expression plus doc-table conditions and their parameters; `nada` when a filter can match no row. */
+export interface FilterPlan {
+  /** Words the expression requires (joined by AND), besides the name's. */
+  words: string[]
+  /** FTS5 expressions no row may match (the expression is `(...) NOT (...)`). */
+  without: string[]
+  /** Conditions on the doc row `d` (empresa_doc). */
+  checks: string[]
+  params: Record<string, number>
+  nada: boolean
+}
+
+const quoted = (t: string) => `"${t}"`
+const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`)
+
+/**
+ * A range as words of the index: `words` the OR of the buckets, floors, years or months inside it
+ * (null when that would pass MAX_RANGE_WORDS), `outside` the OR of what lies outside it, the rows
+ * with no value included (the range is then `qualquer NOT outside`; null when that is wider too).
+ * Both are FTS5 expressions. `edges` are the doc-row checks the range needs in either form (a bucket
+ * or month only partly inside it); `exact` checks it alone, on the rows the rest of the expression reads.
+ */
+interface Range {
+  words: string[] | null
+  outside: string[] | null
+  rows: number
+  edges: string[]
+  exact: string[]
+}
+
+/**
+ * A range's words read as the OR of their doclists. A wider OR slows the AND with other words
+ * (each AND step seeks every child); then the complement, or the doc-row check (docs/busca.md).
+ */
+const MAX_RANGE_WORDS = 32
+
+const cents = (n: number) => Math.round(n * 100)
+
+function capitalRange(stats: FilterStats, min: number | undefined, max: number | undefined): Range {
+  const has = (t: string) => stats.rows.has(t)
+  const b1 = min === undefined ? 0 : capitalBucket(min.toFixed(2))!
+  const b2 = max === undefined ? CAPITAL_BUCKETS - 1 : capitalBucket(max.toFixed(2))!
+  const edges: string[] = []
+  const exact: string[] = []
+  if (min !== undefined) {
+    exact.push('d.capital >= $capital_min')
+    if (cents(min) > cents(capitalBucketFloor(b1))) edges.push('d.capital >= $capital_min')
+  }
+  // A round maximum (the floor of its bucket) takes of that bucket its floor's word only: exact.
+  const roundMax = max !== undefined && b2 > b1 && cents(max) === cents(capitalBucketFloor(b2))
+  if (max !== undefined) {
+    exact.push('d.capital <= $capital_max')
+    if (!roundMax && b2 < CAPITAL_BUCKETS - 1 && cents(max) + 1 < cents(capitalBucketFloor(b2 + 1))) edges.push('d.capital <= $capital_max')
+  }
+  const last = roundMax ? b2 - 1 : b2
+  const words: string[] = []
+  const outside: string[] = []
+  if (has(filterToken.semCapital)) outside.push(quoted(filterToken.semCapital))
+  for (let b = 0; b < CAPITAL_BUCKETS; b++) {
+    const t = filterToken.capital(b)
+    if (!has(t)) continue
+    if (b >= b1 && b <= last) words.push(quoted(t))
+    else if (roundMax && b === b2) outside.push(has(filterToken.capitalPiso(b)) ? `(${quoted(t)} NOT ${quoted(filterToken.capitalPiso(b))})` : quoted(t))
+    else outside.push(quoted(t))
+  }
+  if (roundMax && has(filterToken.capitalPiso(b2))) words.push(quoted(filterToken.capitalPiso(b2)))
+  const rows = [...Array(CAPITAL_BUCKETS).keys()].filter((b) => b >= b1 && b <= last).reduce((n, b) => n + (stats.rows.get(filterToken.capital(b)) ?? 0), 0)
+  return { words: words.length <= MAX_RANGE_WORDS ? words : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
+}
+
+const yyyymmdd = (iso: string) => Number(iso.replace(/-/g, ''))
+const lastDay = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+
+/**
+ * An opening-date range in words: whole years by their year, the months of a partial year by their
+ * months (from FIRST_OPENING_YEAR on; earlier years share one word, checked on the doc row), and a
+ * partial month checked on the doc row.
+ */
+function openingRange(stats: FilterStats, de: string | undefined, ate: string | undefined): Range {
+  const has = (t: string) => stats.rows.has(t)
+  const LAST_YEAR = FIRST_OPENING_YEAR + OPENING_YEAR_SLOTS - 2
+  const [y1, m1, d1] = de ? (de.split('-').map(Number) as [number, number, number]) : [0, 1, 1]
+  const [y2, m2, d2] = ate ? (ate.split('-').map(Number) as [number, number, number]) : [LAST_YEAR, 12, 31]
+  const edges: string[] = []
+  const exact: string[] = []
+  if (de) exact.push('d.abertura >= $de')
+  if (ate) exact.push('d.abertura <= $ate')
+  // Days inside a month, and the years before FIRST_OPENING_YEAR (one word for all), are checked on the doc row.
+  if (de && (d1 > 1 || y1 < FIRST_OPENING_YEAR)) edges.push('d.abertura >= $de')
+  if (ate && (d2 < lastDay(y2, m2) || y2 < FIRST_OPENING_YEAR)) edges.push('d.abertura <= $ate')
+  const inside: string[] = []
+  const outside: string[] = []
+  let rows = 0
+  const take = (t: string, inRange: boolean) => {
+    if (!has(t)) return
+    if (inRange) {
+      inside.push(quoted(t))
+      rows += stats.rows.get(t)!
+    } else outside.push(quoted(t))
+  }
+  if (has(filterToken.semAbertura)) outside.push(quoted(filterToken.semAbertura))
+  take(filterToken.abertura(0), y1 < FIRST_OPENING_YEAR)
+  for (let y = FIRST_OPENING_YEAR; y <= LAST_YEAR; y++) {
+    if (y < y1 || y > y2) take(filterToken.abertura(openingYearSlot(y)), false)
+    else if ((y > y1 || m1 === 1) && (y < y2 || m2 === 12)) take(filterToken.abertura(openingYearSlot(y)), true)
+    else for (let m = 1; m <= 12; m++) take(filterToken.aberturaMes(y, m), (y > y1 || m >= m1) && (y < y2 || m <= m2))
+  }
+  return { words: inside.length <= MAX_RANGE_WORDS ? inside : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
+}
+
+/** The plan of a search's filters (the name's words, if any, are ANDed with them by matchOf). */
+export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
+  const plan: FilterPlan = { words: [], without: [], checks: [], params: {}, nada: false }
+  const word = (expression: string) => plan.words.push(expression)
+  const cnae = (code: string, token: (slot: number) => string): string[] => {
+    const slot = stats.cnaeSlot.get(code)
+    if (slot === undefined) return []
+    return [token(slot)].filter((t) => stats.rows.has(t))
+  }
+  const require = (tokens: (string | null)[]) => {
+    const present = tokens.filter((t): t is string => t !== null && stats.rows.has(t))
+    if (!present.length) plan.nada = true
+    else word(anyOf(present.map(quoted)))
+  }
+  if (f.cnae) require(cnae(f.cnae, filterToken.cnae))
+  if (f.cnae_secundario) require(cnae(f.cnae_secundario, filterToken.cnaeSecundario))
+  if (f.cnae_qualquer) require([...cnae(f.cnae_qualquer, filterToken.cnae), ...cnae(f.cnae_qualquer, filterToken.cnaeSecundario)])
+  if (f.municipio) require([filterToken.municipio(f.municipio)])
+  if (f.municipiosIbge) require(f.municipiosIbge.map((m) => filterToken.municipio(m)))
+  if (f.natureza_juridica) require([filterToken.natureza(f.natureza_juridica)])
+  if (f.porte) require([filterToken.porte(f.porte)])
+  // Simples and MEI: the states that agree with what is asked (one word per row, no NOT).
+  if (f.simples !== undefined || f.mei !== undefined) {
+    const states = [0, 1, 2, 3].filter((s) => (f.simples === undefined || Boolean(s & 1) === f.simples) && (f.mei === undefined || Boolean(s & 2) === f.mei))
+    require(states.map((s) => filterToken.simples(s)))
+  }
+  if (plan.nada) return plan
+
+  const ranges: Range[] = []
+  if (f.capital_min !== undefined || f.capital_max !== undefined) {
+    ranges.push(capitalRange(stats, f.capital_min, f.capital_max))
+    if (f.capital_min !== undefined) plan.params.$capital_min = f.capital_min
+    if (f.capital_max !== undefined) plan.params.$capital_max = f.capital_max
+  }
+  if (f.abertura_de || f.abertura_ate) {
+    ranges.push(openingRange(stats, f.abertura_de, f.abertura_ate))
+    if (f.abertura_de) plan.params.$de = yyyymmdd(f.abertura_de)
+    if (f.abertura_ate) plan.params.$ate = yyyymmdd(f.abertura_ate)
+  }
+  for (const r of ranges) {
+    if (r.words && !r.words.length) {
+      plan.nada = true
+      return plan
+    }
+    // Its own words when few and holding less than half the rows; else what lies outside it, when
+    // few; else only the check of each doc row read.
+    if (r.words && (r.rows < stats.total / 2 || !r.outside)) {
+      word(anyOf(r.words))
+      plan.checks.push(...r.edges)
+    } else if (r.outside) {
+      plan.without.push(...r.outside)
+      plan.checks.push(...r.edges)
+    } else plan.checks.push(...r.exact)
+  }
+  return plan
+}
+
+/** The FTS5 expression of a plan with the name's expression (if any); `qualquer` when nothing else is required. */
+export function matchOf(plan: FilterPlan, name: string | null): string {
+  const required = [...(name ? [name] : []), ...plan.words]
+  const positive = required.length ? required.join(' AND ') : quoted(filterToken.qualquer)
+  return plan.without.length ? `(${positive}) NOT ${anyOf(plan.without)}` : positive
+}

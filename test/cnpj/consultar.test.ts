@@ -1,0 +1,132 @@
+// `dadosbr consultar cnpj|integridade --arquivo`: a list answered from the local data, a row per
+// input line, each equal to the single route's answer; messy files (BOM, CRLF, blank lines,
+// punctuation, duplicates, garbage, a CSV cut inside quotes) answered or reported, never a crash.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildIntegridade } from '../../ingest/integridade/load'
+import { get, tempDir, testApp } from '../helpers'
+import { SAMPLE as INTEGRIDADE_SAMPLE } from '../integridade/helpers'
+import { buildFixtureData } from './helpers'
+
+const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
+const dataDir = await buildFixtureData()
+await buildIntegridade({ dir: INTEGRIDADE_SAMPLE, dataDir, force: true })
+const { app } = await testApp({ dataDir })
+afterAll(() => app.close())
+const dir = tempDir('dadosbr-consultar-')
+
+function run(args: string[], data = dataDir) {
+  const r = Bun.spawnSync([process.execPath, CLI, 'consultar', ...args, '--data', data], { env: { ...process.env, DADOSBR_LOG_FORMATO: 'texto' } })
+  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() }
+}
+const file = (name: string, bytes: string | Uint8Array) => {
+  const path = join(dir, name)
+  writeFileSync(path, bytes)
+  return path
+}
+const jsonl = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l))
+
+// BOM, CRLF, a blank line, punctuation, a repeat, a valid CNPJ not in the month, garbage, a line of
+// spaces, a wrong check digit, an accented garbage line, no newline at the end.
+const MESSY = '\uFEFF33.683.111/0002-80\r\n\r\n12abc34501de35\r\n33683111000107\r\nlixo;;\r\n   \r\n33683111000280\r\n33683111000281\r\nrazão\r\n44.555.666/0004-24'
+
+describe('dadosbr consultar cnpj', () => {
+  test('a row per line, in order, each the card /v1/cnpj/empresa/{cnpj} answers or its error; the summary', async () => {
+    const r = run(['cnpj', '--arquivo', file('lista.txt', MESSY), '--quiet'])
+    expect([r.code, r.err]).toEqual([0, ''])
+    const rows = jsonl(r.out)
+    expect(rows.map((x) => [x.linha, x.entrada, x.cnpj, x.encontrado, x.erro?.codigo ?? null, x.repete_linha ?? null])).toEqual([
+      [1, '33.683.111/0002-80', '33683111000280', true, null, null],
+      [2, '', null, false, 'linha_vazia', null],
+      [3, '12abc34501de35', '12ABC34501DE35', true, null, null],
+      [4, '33683111000107', '33683111000107', false, 'nao_encontrado', null],
+      [5, 'lixo;;', null, false, 'cnpj_invalido', null],
+      [6, '', null, false, 'linha_vazia', null],
+      [7, '33683111000280', '33683111000280', true, null, 1],
+      [8, '33683111000281', null, false, 'cnpj_invalido', null],
+      [9, 'razão', null, false, 'cnpj_invalido', null],
+      [10, '44.555.666/0004-24', '44555666000424', true, null, null],
+    ])
+    for (const row of rows.filter((x) => x.cnpj)) {
+      const single = await get(app, `/v1/cnpj/empresa/${row.cnpj}`)
+      expect({ cnpj: row.cnpj, resultado: row.resultado, erro: row.erro }).toEqual(single.status === 200 ? { cnpj: row.cnpj, resultado: single.body, erro: undefined } : { cnpj: row.cnpj, resultado: undefined, erro: single.body.erro })
+    }
+    expect(rows[7].erro.mensagem).toBe('CNPJ com dígitos verificadores inválidos; confira o número em /v1/ferramentas/cnpj/{valor} (grátis)')
+    const summary = run(['cnpj', '--arquivo', join(dir, 'lista.txt'), '--saida', join(dir, 'saida.jsonl')])
+    expect(summary.code).toBe(0)
+    expect(summary.err.trim().split('\n').at(-1)).toMatch(/^10 linhas em [\d.]+ s: 4 encontrados, 1 não encontrados, 3 inválidos, 2 em branco \(1 repetidas\) -> .*saida\.jsonl$/)
+    expect(jsonl(readFileSync(join(dir, 'saida.jsonl'), 'utf8'))).toEqual(rows)
+  })
+
+  test('CSV in and out: the column named CNPJ of a spreadsheet with ; and quotes; flat columns', async () => {
+    const csv = file('fornecedores.csv', 'Razão;"CNPJ do fornecedor";Valor\r\n"SERPRO; regional";33.683.111/0002-80;10,5\r\nCafé;12ABC34501DE35;3\r\nNinguém;;0\r\n')
+    const r = run(['cnpj', '--arquivo', csv, '--saida', join(dir, 'saida.csv'), '--quiet'])
+    expect(r.code).toBe(0)
+    const lines = readFileSync(join(dir, 'saida.csv'), 'utf8').trimEnd().split('\n')
+    const header = lines[0]!.split(',')
+    expect(header.slice(0, 8)).toEqual(['linha', 'entrada', 'cnpj', 'encontrado', 'erro_codigo', 'erro_mensagem', 'repete_linha', 'razao_social'])
+    const at = (line: string, column: string) => {
+      // The sample's values hold no comma inside quotes in these columns.
+      const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"(.*)"$/, '$1').replace(/""/g, '"'))
+      return cells[header.indexOf(column)]
+    }
+    expect(lines.length).toBe(4)
+    expect([at(lines[1]!, 'linha'), at(lines[1]!, 'cnpj'), at(lines[1]!, 'endereco.codigo_municipio_ibge'), at(lines[1]!, 'cnae_secundarios'), at(lines[1]!, 'natureza_juridica.codigo')])
+      .toEqual(['2', '33683111000280', '5300108', '6201501 6202300 6203100 6209100 6311900', '2011'])
+    expect([at(lines[2]!, 'linha'), at(lines[2]!, 'cnpj'), at(lines[2]!, 'razao_social')]).toEqual(['3', '12ABC34501DE35', 'CAFÉ SÃO JOÃO; COMÉRCIO DE "GRÃOS" LTDA'])
+    expect([at(lines[3]!, 'linha'), at(lines[3]!, 'encontrado'), at(lines[3]!, 'erro_codigo')]).toEqual(['4', 'false', 'linha_vazia'])
+  })
+
+  test('a CSV without a header: the first column; a CSV cut inside quotes: what came before is answered, the summary says where it stopped', () => {
+    const plain = run(['cnpj', '--arquivo', file('sem-cabecalho.csv', '33683111000280,x\n12ABC34501DE35,y\n'), '--quiet'])
+    expect(jsonl(plain.out).map((x) => x.cnpj)).toEqual(['33683111000280', '12ABC34501DE35'])
+    const cut = run(['cnpj', '--arquivo', file('cortado.csv', 'cnpj\n33683111000280\n"12ABC34501DE35\n')])
+    expect(cut.code).toBe(0)
+    expect(jsonl(cut.out).map((x) => x.cnpj)).toEqual(['33683111000280'])
+    expect(cut.err).toContain('aspas abertas na linha 3 não se fecham até o fim do arquivo (arquivo truncado?): o resto do arquivo não foi lido')
+  })
+
+  test('a list saved as cp1252 (Excel): read as such', () => {
+    const r = run(['cnpj', '--arquivo', file('cp1252.txt', Buffer.from('raz\xe3o social\r\n33683111000280\r\n', 'latin1')), '--quiet'])
+    expect(jsonl(r.out).map((x) => [x.entrada, x.cnpj])).toEqual([['razão social', null], ['33683111000280', '33683111000280']])
+  })
+
+  test('an empty file, a file of garbage bytes: rows or nothing, exit 0', () => {
+    const empty = run(['cnpj', '--arquivo', file('vazia.txt', '')])
+    expect([empty.code, empty.out]).toEqual([0, ''])
+    expect(empty.err).toContain('0 linhas em')
+    const junk = run(['cnpj', '--arquivo', file('lixo.bin', new Uint8Array(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256))), '--quiet'])
+    expect(junk.code).toBe(0)
+    expect(jsonl(junk.out).every((x) => x.encontrado === false)).toBe(true)
+  })
+
+  test('usage errors: exit 2 with one line that says what to do', () => {
+    const list = join(dir, 'lista.txt')
+    expect(run(['cnpj'])).toMatchObject({ code: 2, err: 'dadosbr consultar: --arquivo LISTA é obrigatório (um CNPJ por linha, .txt, ou uma planilha .csv)\n' })
+    expect(run(['cnpj', '--arquivo', join(dir, 'nao-existe.txt')])).toMatchObject({ code: 2, err: `dadosbr consultar: --arquivo ${join(dir, 'nao-existe.txt')}: arquivo não encontrado\n` })
+    expect(run(['cnpj', '--arquivo', list, '--saida', join(dir, 'x.xlsx')])).toMatchObject({ code: 2, err: `dadosbr consultar: --saida ${join(dir, 'x.xlsx')}: use um nome terminado em .csv ou .jsonl\n` })
+    expect(run(['empresas', '--arquivo', list]).code).toBe(2)
+    const noData = run(['cnpj', '--arquivo', list], tempDir('dadosbr-vazio-'))
+    expect(noData.code).toBe(2)
+    expect(noData.err).toContain("rode 'dadosbr ingest cnpj'")
+  })
+})
+
+describe('dadosbr consultar integridade', () => {
+  test('each row the screening /v1/integridade/consulta/{cnpj} gives; encontrado when the root has a record', async () => {
+    const r = run(['integridade', '--arquivo', file('triagem.txt', '00.638.595/0001-05\n33683111000280\nabc\n00638595000105\n'), '--quiet'])
+    expect(r.code).toBe(0)
+    const rows = jsonl(r.out)
+    expect(rows.map((x) => [x.linha, x.cnpj, x.encontrado, x.erro?.codigo ?? null, x.repete_linha ?? null])).toEqual([
+      [1, '00638595000105', true, null, null], [2, '33683111000280', false, null, null], [3, null, false, 'cnpj_invalido', null], [4, '00638595000105', true, null, 1],
+    ])
+    for (const row of rows.filter((x) => x.cnpj)) expect(row.resultado).toEqual((await get(app, `/v1/integridade/consulta/${row.cnpj}`)).body)
+    const csv = run(['integridade', '--arquivo', join(dir, 'triagem.txt'), '--saida', join(dir, 'triagem.csv'), '--quiet'])
+    expect(csv.code).toBe(0)
+    const lines = readFileSync(join(dir, 'triagem.csv'), 'utf8').trimEnd().split('\n')
+    expect(lines[0]).toBe('linha,entrada,cnpj,encontrado,erro_codigo,erro_mensagem,repete_linha,ficha_limpa,total_apontamentos,ceis,ceis_vigentes,cnep,cnep_vigentes,cepim,cepim_vigentes,trabalho_escravo,trabalho_escravo_vigentes,acordos_leniencia,acordos_leniencia_vigentes')
+    const first = rows[0].resultado
+    expect(lines[1]).toBe(`1,00.638.595/0001-05,00638595000105,true,,,,${first.ficha_limpa},${first.total_apontamentos},0,0,0,0,0,0,${first.apontamentos.trabalho_escravo.length},${first.apontamentos.trabalho_escravo.filter((a: { vigente: boolean }) => a.vigente).length},0,0`)
+  })
+})

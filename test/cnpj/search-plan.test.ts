@@ -1,0 +1,88 @@
+// How the search's filters become FTS words and doc-row checks (src/datasets/cnpj/search-filters.ts).
+import { describe, expect, test } from 'bun:test'
+import { capitalBucket, capitalBucketFloor, filterToken, openingYearSlot } from '../../src/datasets/cnpj/layout'
+import { matchOf, planFilters, type FilterStats } from '../../src/datasets/cnpj/search-filters'
+
+/**
+ * An index of 1000 rows: capital buckets 0-30 with 20 rows each (and the floor of bucket 20),
+ * opening years 1990-2026 with their months, the four Simples states, a CNAE and a legal nature.
+ */
+function stats(): FilterStats {
+  const rows = new Map<string, number>([[filterToken.qualquer, 1000], [filterToken.natureza('2062')!, 100], [filterToken.semCapital, 10], [filterToken.semAbertura, 10]])
+  for (let s = 0; s < 4; s++) rows.set(filterToken.simples(s), 250)
+  for (let b = 0; b <= 30; b++) rows.set(filterToken.capital(b), 20)
+  rows.set(filterToken.capitalPiso(20), 5)
+  for (let y = 1990; y <= 2026; y++) {
+    rows.set(filterToken.abertura(openingYearSlot(y)), 24)
+    for (let m = 1; m <= 12; m++) rows.set(filterToken.aberturaMes(y, m), 2)
+  }
+  rows.set(filterToken.cnae(0), 50)
+  rows.set(filterToken.cnaeSecundario(0), 40)
+  return { rows, cnaeSlot: new Map([['4771701', 0]]), total: 1000 }
+}
+const q = (t: string) => `"${t}"`
+const or = (ts: string[]) => (ts.length === 1 ? ts[0]! : `(${ts.join(' OR ')})`)
+
+describe('capital buckets', () => {
+  test('1-2-5 per power of ten, round values start a bucket, worked out on the digits', () => {
+    expect(['0.00', '0.01', '0.99', '1.00', '1.99', '2', '4.99', '5', '9.99', '10', '19.99', '20', '1000000.00', '1999999.99', '2000000', '1061004829.23'].map(capitalBucket))
+      .toEqual([0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 20, 20, 21, 29])
+    for (const b of [0, 1, 2, 3, 4, 5, 20, 21, 22, 29]) expect(capitalBucket(capitalBucketFloor(b).toFixed(2))).toBe(b)
+    expect(capitalBucket('1,5')).toBeNull()
+  })
+})
+
+describe('planFilters', () => {
+  test('equality filters are words; a CNAE by its slot; an unknown value matches nothing', () => {
+    const p = planFilters(stats(), { cnae_qualquer: '4771701', natureza_juridica: '2062' })
+    expect(matchOf(p, null)).toBe(`(${q(filterToken.cnae(0))} OR ${q(filterToken.cnaeSecundario(0))}) AND ${q(filterToken.natureza('2062')!)}`)
+    expect(p.checks).toEqual([])
+    expect(planFilters(stats(), { cnae: '0111301' }).nada).toBe(true)
+    expect(planFilters(stats(), { municipiosIbge: [] }).nada).toBe(true)
+  })
+
+  test('Simples and MEI: the states that agree, one word each, never NOT', () => {
+    const states = (f: { simples?: boolean; mei?: boolean }) => matchOf(planFilters(stats(), f), null)
+    expect(states({ simples: true })).toBe(or([1, 3].map((s) => q(filterToken.simples(s)))))
+    expect(states({ simples: false })).toBe(or([0, 2].map((s) => q(filterToken.simples(s)))))
+    expect(states({ simples: true, mei: false })).toBe(q(filterToken.simples(1)))
+    expect(states({ simples: false, mei: true })).toBe(q(filterToken.simples(2)))
+  })
+
+  test('a range on round bounds is exact with words alone: its buckets, and the floor of a round maximum', () => {
+    const round = planFilters(stats(), { capital_min: 1_000_000, capital_max: 5_000_000 })
+    // (The floor of [5 000 000, 10 000 000) has no row in this index: no word for it.)
+    expect(round.words).toEqual([or([20, 21].map((b) => q(filterToken.capital(b))))])
+    expect(round.checks).toEqual([])
+    const inside = planFilters(stats(), { capital_min: 1_500_000, capital_max: 3_000_000 })
+    expect(inside.words).toEqual([or([20, 21].map((b) => q(filterToken.capital(b))))])
+    expect(inside.checks).toEqual(['d.capital >= $capital_min', 'd.capital <= $capital_max'])
+    expect(inside.params).toEqual({ $capital_min: 1_500_000, $capital_max: 3_000_000 })
+    // capital_max=1000000: the buckets below and the floor of [1 000 000, 2 000 000).
+    const max = planFilters(stats(), { capital_min: 500_000, capital_max: 1_000_000 })
+    expect([max.words, max.checks]).toEqual([[or([q(filterToken.capital(19)), q(filterToken.capitalPiso(20))])], []])
+  })
+
+  test('dates: whole years by year, partial years by month, partial months checked on the doc row', () => {
+    const year = planFilters(stats(), { abertura_de: '2020-01-01', abertura_ate: '2020-12-31' })
+    expect([year.words, year.checks]).toEqual([[q(filterToken.abertura(openingYearSlot(2020)))], []])
+    const months = planFilters(stats(), { abertura_de: '2015-03-01', abertura_ate: '2015-05-31' })
+    expect([months.words, months.checks]).toEqual([[or([3, 4, 5].map((m) => q(filterToken.aberturaMes(2015, m))))], []])
+    const days = planFilters(stats(), { abertura_de: '2010-06-15', abertura_ate: '2010-06-15' })
+    expect([days.words, days.checks]).toEqual([[q(filterToken.aberturaMes(2010, 6))], ['d.abertura >= $de', 'd.abertura <= $ate']])
+  })
+
+  test('a range holding most rows is qualquer NOT what lies outside it (the rows with no value included)', () => {
+    const wide = planFilters(stats(), { abertura_ate: '2019-12-31' })
+    expect(wide.words).toEqual([])
+    expect(wide.checks).toEqual([])
+    expect(matchOf(wide, null)).toBe(`(${q(filterToken.qualquer)}) NOT ${or([q(filterToken.semAbertura), ...[...Array(7).keys()].map((i) => q(filterToken.abertura(openingYearSlot(2020 + i))))])}`)
+    const capital = planFilters(stats(), { capital_min: 10 })
+    expect(matchOf(capital, null)).toBe(`(${q(filterToken.qualquer)}) NOT ${or([q(filterToken.semCapital), ...[0, 1, 2, 3, 4].map((b) => q(filterToken.capital(b)))])}`)
+  })
+
+  test('a range no bucket of which has rows matches nothing', () => {
+    expect(planFilters(stats(), { capital_min: 10 ** 12 }).nada).toBe(true)
+    expect(planFilters(stats(), { abertura_ate: '1950-12-31' }).nada).toBe(true)
+  })
+})

@@ -17,6 +17,7 @@ import { POOL_THREADS_PER_LOAD } from '../lib/thread-pool'
 import { sqlString } from '../lib/sql'
 import { partitionRelation, partitionSelect, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
+import { buildHistory, planHistory, type HistorySummary } from './history'
 
 export interface SourceFile {
   zip: string
@@ -49,6 +50,8 @@ export interface Manifest {
    * work bounds a build on a given machine (a phase's CPU over its seconds is the cores it kept busy).
    */
   cpu_segundos: Record<string, number>
+  /** The history after this build (ingest/cnpj/history.ts): months held, what this month changed. */
+  historico: HistorySummary
 }
 
 export interface BuildOptions {
@@ -64,6 +67,8 @@ export interface BuildOptions {
   cores?: number
   quiet?: boolean
   log?: (line: string) => void
+  /** Start a new history at this month instead of comparing with the build in use (the bundled sample). */
+  historyRestart?: boolean
 }
 
 export class BuildError extends Error {}
@@ -176,6 +181,8 @@ export function buildPlan(cores: number, threadPool: number): BuildPlan {
   return { loadsAtOnce: Math.max(1, loads), duckdbThreads: n, cardThreads: Math.max(1, n - 2 * indexThreads), indexThreads }
 }
 const MEMORY_LIMIT = '4GB'
+/** DuckDB memory of the history's comparison, which runs alone after the cards (the issue's budget: 2 GB for it). */
+const HISTORY_MEMORY = '1GB'
 /**
  * DuckDB memory while the cards (this process) and the two name indexes (children) are built at
  * once: the build's limit, split 30/45/25 (each sorts one root partition at a time; the company
@@ -263,6 +270,8 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
   const plan = buildPlan(options.cores ?? machineCores(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
+  // A month older than the history's newest is refused here, before anything is loaded.
+  const historyPlan = planHistory(options.dataDir, options.month, options.historyRestart)
   lap('verificacao')
   const root = join(options.dataDir, DATASET_DIR)
   await mkdir(root, { recursive: true })
@@ -376,13 +385,17 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     } finally {
       cards.close()
     }
-    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('fichas_e_busca')
     for (const [n, kind] of indexKinds.entries()) cpuSeconds[`indice_${kind}`] = tenths((await indexes[n]!.done).cpuSeconds)
     cardConn.closeSync()
     instance.closeSync()
     instance = undefined
+    releaseResults(true)
+    // The history: this month compared with the build in use, from the partitions still here.
+    const historico = await buildHistory({ plan: historyPlan, work, partsDir: join(work, PARTS_DIR), memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
+    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
+    lap('historico')
 
     const manifest: Manifest = {
       base: 'RFB/CNPJ',
@@ -394,6 +407,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
       segundos: seconds,
       cpu_segundos: cpuSeconds,
+      historico,
     }
     await writeFile(join(work, MANIFEST_FILE), JSON.stringify(manifest, null, 2))
     await swapIn(root, work, buildName)

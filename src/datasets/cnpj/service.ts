@@ -19,7 +19,14 @@ const TIPO_SOCIO = { 1: 'pessoa_juridica', 2: 'pessoa_fisica', 3: 'estrangeiro' 
 const FAIXA = ['00-12', '13-20', '21-30', '31-40', '41-50', '51-60', '61-70', '71-80', '81+']
 export const MAX_FILIAIS = 1000
 
-const fonte = (files: CnpjFiles) => ({ base: 'RFB/CNPJ' as const, referencia: files.referencia })
+/**
+ * What rendering a card reads: the month's code tables and its reference month. The served month's
+ * files are one; the history renders a card of an earlier month with that month's tables
+ * (historico.ts).
+ */
+export type CardView = Pick<CnpjFiles, 'lookups' | 'referencia'>
+
+const fonte = (files: CardView) => ({ base: 'RFB/CNPJ' as const, referencia: files.referencia })
 const s = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const cd = (codigo: unknown, lookup: Lookup) => {
   const c = s(codigo)
@@ -32,10 +39,10 @@ function telefone(ddd: unknown, numero: unknown): string | null {
   return ddd ? `(${String(ddd).trim()}) ${String(numero).trim()}` : String(numero).trim()
 }
 
-type Ficha = Record<FichaField | 'cnpj', string | null>
+export type Ficha = Record<FichaField | 'cnpj', string | null>
 
 /** A card store row (FICHA fields joined by CARD_SEPARATOR, blank = null) as named fields. */
-function decodeFicha(cnpj: string, dados: string): Ficha {
+export function decodeFicha(cnpj: string, dados: string): Ficha {
   const values = dados.split(CARD_SEPARATOR)
   const f = { cnpj } as Ficha
   for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] || null
@@ -62,12 +69,12 @@ const MUNICIPIO_EXTERIOR = '9707'
  * cidade_exterior, and that is the city (null when blank: "EXTERIOR" is no city); in Brazil, the
  * name of its municipality code (null for a code the month's table lacks).
  */
-function municipio(files: CnpjFiles, f: Ficha): string | null {
+export function municipio(files: CardView, f: Ficha): string | null {
   if (f.uf === 'EX' || f.municipio === MUNICIPIO_EXTERIOR) return f.cidade_exterior
   return f.municipio ? (files.lookups.municipios.get(f.municipio) ?? null) : null
 }
 
-const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
+export const notFound = (files: CardView, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
   const f = ficha(files, cnpj)
@@ -89,7 +96,7 @@ export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeo
 }
 
 /** The SPEC's Empresa from one card. */
-function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
+export function card(files: CardView, f: Ficha): Out<typeof Empresa> {
   const { lookups } = files
   const codigo = f.situacao
   const motivo = f.motivo
@@ -126,9 +133,9 @@ function card(files: CnpjFiles, f: Ficha): Out<typeof Empresa> {
   }
 }
 
-type SocioRow = Record<SocioField, string | null>
+export type SocioRow = Record<SocioField, string | null>
 
-function socio(files: CnpjFiles, r: SocioRow): Out<typeof Socio> {
+export function socio(files: CardView, r: SocioRow): Out<typeof Socio> {
   const n = Number(r.faixa_etaria)
   return {
     nome: r.nome,
@@ -141,24 +148,28 @@ function socio(files: CnpjFiles, r: SocioRow): Out<typeof Socio> {
   }
 }
 
+/** A partner's values (SOCIO order, blank = null) as named fields. */
+export function socioRow(values: readonly (string | null | undefined)[]): SocioRow {
+  const r = {} as SocioRow
+  for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
+  return r
+}
+
 /** Every partner of a root from the card store, in /socios order (entry date, then name). */
 export function socios(files: CnpjFiles, cnpj: string): Out<typeof Socio>[] {
   const root = cnpj.slice(0, 8)
   const dados = files.cards.partners(root)
   if (dados === null) return []
-  return dados.split(PARTNER_SEPARATOR).map((partner) => {
-    const values = partner.split(CARD_SEPARATOR)
-    const r = {} as SocioRow
-    for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
-    return socio(files, r)
-  })
+  return dados.split(PARTNER_SEPARATOR).map((partner) => socio(files, socioRow(partner.split(CARD_SEPARATOR))))
 }
+
+/** /socios's answer from a list already rendered. */
+export const sociosAnswer = (files: CardView, cnpj: string, list: Out<typeof Socio>[]) => ({ cnpj, total: list.length, socios: list, fonte: fonte(files) })
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
 export async function sociosDe(files: CnpjFiles, cnpj: string) {
   if (!ficha(files, cnpj)) throw notFound(files, cnpj)
-  const list = socios(files, cnpj)
-  return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
+  return sociosAnswer(files, cnpj, socios(files, cnpj))
 }
 
 export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<typeof EmpresaCompleta>> {
@@ -166,8 +177,12 @@ export async function completo(files: CnpjFiles, cnpj: string): Promise<Out<type
   const fichas = fichasDaRaiz(files, cnpj.slice(0, 8))
   const main = fichas.find((f) => f.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
-  const list = socios(files, cnpj)
-  const outros = fichas.filter((f) => f.cnpj !== cnpj)
+  return completoDe(files, main, fichas, socios(files, cnpj))
+}
+
+/** /completo's answer: the card, the partners, and the root's other establishments (`fichas` in CNPJ order). */
+export function completoDe(files: CardView, main: Ficha, fichas: Ficha[], list: Out<typeof Socio>[]): Out<typeof EmpresaCompleta> {
+  const outros = fichas.filter((f) => f.cnpj !== main.cnpj)
   return {
     ...card(files, main),
     socios: list,

@@ -13,6 +13,7 @@ import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
 import { buildHead, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
 import { CardStoreReader } from './cards'
+import { HistoryStore } from './historico-store'
 import { SQL } from './queries'
 
 export type Lookup = Map<string, string | null>
@@ -24,6 +25,8 @@ export interface CnpjFiles {
   partnerSearch: Database
   /** The card store: cards and partners by CNPJ and root. */
   cards: CardStoreReader
+  /** The months of history the build holds (historico-store.ts). */
+  historico: HistoryStore
   /** The background read of the served files into the OS page cache (--prewarm), stopped on close. */
   prewarm?: { stop(): void }
   referencia: string
@@ -36,7 +39,7 @@ export interface CnpjStore extends DatasetStore {
   reload(): Promise<boolean>
 }
 
-const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
+export const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
 
 /** The month's small code tables (a few thousand rows), read once from its DuckDB file. */
 async function readLookups(path: string): Promise<CnpjFiles['lookups']> {
@@ -62,6 +65,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
       search: open(openImmutable(join(dir, SEARCH_FILE))),
       partnerSearch: open(openImmutable(join(dir, PARTNER_SEARCH_FILE))),
       cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
+      historico: open(new HistoryStore(dir)),
       referencia: manifest.referencia,
       lookups,
     }
@@ -128,6 +132,7 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
       files.search.close()
       files.partnerSearch.close()
       files.cards.close()
+      files.historico.close()
     },
     (err) => log.error('nova base CNPJ não abriu; mantida a anterior', { erro: err instanceof Error ? err.message : String(err) }),
   )

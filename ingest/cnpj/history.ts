@@ -1,0 +1,409 @@
+// The registry's history, kept by the monthly ingest (docs/historico.md). A new month is compared
+// with the build in use, through that build's DuckDB tables (the registry as loaded, the same
+// columns whatever layout its card store has), partition by partition: the old month's tables are
+// split into the same root partitions as the new month's, and each pair of partitions is joined on
+// the CNPJ (establishments) and on the root (company, Simples, partners). What differs crosses to
+// JavaScript, where each card field's raw values are compared (CAMPOS) and a change is kept only
+// when the card shows it. The month's changes go to a new month file beside hard links to the
+// files of the months already held: the history is swapped with the build, and a failed build
+// (its temp dir removed) changes nothing.
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
+import {
+  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
+  ficha, key1, key2, monthsBetween, municipioCodeOf, tipoCode, ufSlotOf, valueAt, type HistoryMeta, type Item, type Registro, type RotulosJson,
+} from '../../src/datasets/cnpj/historico-layout'
+import { card, socio, socioRow, type CardView } from '../../src/datasets/cnpj/service'
+import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
+import { BuildError } from '../lib/snapshot'
+import { progress } from '../lib/progress'
+import { releaseResults } from '../lib/release-results'
+import { sqlString } from '../lib/sql'
+import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
+import { ItemList, writeMonthFile } from './history-file'
+import { partitionRelation, partitionSelect } from './partitions'
+
+/** What the ingest of `month` does with the history, decided before anything is loaded. */
+export interface HistoryPlan {
+  /** baseline: the history starts at this month; carry: the newest month held is rebuilt, its history kept; compare: a newer month. */
+  kind: 'baseline' | 'carry' | 'compare'
+  month: string
+  /** The build in use, when there is one (its months are carried over). */
+  current: string | null
+  currentMonth: string | null
+  /** Months held by the build in use. */
+  held: string[]
+}
+
+/** Months held in a build's history folder, oldest first. */
+export function heldMonths(buildDir: string): string[] {
+  const dir = join(buildDir, HISTORY_DIR)
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).map((f) => HISTORY_FILE.exec(f)?.[1]).filter((m): m is string => Boolean(m)).sort()
+}
+
+/** "2026-05 a 2026-08, 2026-10": months held, runs of consecutive months joined. */
+export function monthRanges(months: string[]): string {
+  const runs: string[][] = []
+  for (const m of months) {
+    const last = runs.at(-1)
+    if (last && monthsBetween(last.at(-1)!, m) === 0) last.push(m)
+    else runs.push([m])
+  }
+  return runs.map((r) => (r.length === 1 ? r[0]! : `${r[0]} a ${r.at(-1)}`)).join(', ')
+}
+
+/**
+ * Decides what the ingest of `month` does with the history. The history only grows forward: a
+ * month older than the newest one held, or one already held, is refused (one line, before any
+ * download or load); the newest month held may be built again (a new version's layout, a lost
+ * file), keeping its history as it is. `restart` starts a new history at `month` (the bundled
+ * sample, which always builds its two months in order).
+ */
+export function planHistory(dataDir: string, month: string, restart = false): HistoryPlan {
+  const link = join(dataDir, DATASET_DIR, CURRENT_LINK)
+  const baseline: HistoryPlan = { kind: 'baseline', month, current: null, currentMonth: null, held: [] }
+  if (restart || !existsSync(link)) return baseline
+  let currentMonth: string
+  try {
+    currentMonth = buildHead(link).referencia
+  } catch {
+    return baseline
+  }
+  const held = heldMonths(link)
+  const newest = [...held, currentMonth].sort().at(-1)!
+  if (month < newest) {
+    const guardados = monthRanges(held.length ? held : [currentMonth])
+    if (held.includes(month) || month === currentMonth)
+      throw new BuildError(`o mês ${month} já está no histórico do cadastro (meses guardados: ${guardados}); só o mais recente, ${newest}, pode ser construído de novo`)
+    throw new BuildError(
+      `o mês ${month} é anterior ao mais recente guardado (${newest}): o histórico só cresce para a frente; carregue os meses do mais antigo ao mais novo, numa pasta de dados nova (--data) se precisar de meses anteriores a ${held[0] ?? currentMonth}`,
+    )
+  }
+  if (month === newest) return { kind: 'carry', month, current: link, currentMonth, held }
+  if (!existsSync(join(link, DUCKDB_FILE)))
+    throw new BuildError(`a base em uso (${currentMonth}) não tem ${DUCKDB_FILE}, de onde sai a comparação com ${month}; construa ${currentMonth} de novo antes (dadosbr ingest cnpj --mes ${currentMonth})`)
+  return { kind: 'compare', month, current: link, currentMonth, held }
+}
+
+export interface HistoryOptions {
+  plan: HistoryPlan
+  /** The build's temp dir (its cnpj.duckdb is complete and closed). */
+  work: string
+  /** The new month's root partitions (load.ts PARTS_DIR). */
+  partsDir: string
+  memoryLimit: string
+  threads: number
+  quiet?: boolean
+}
+
+/** The history part of a build's manifest. */
+export interface HistorySummary {
+  /** Months held after this build, oldest first. */
+  meses: string[]
+  /** The month the new one was compared with (null: no comparison). */
+  referencia_anterior: string | null
+  lacuna: boolean
+  itens: number
+  por_tipo: Record<string, number>
+  /** Bytes of every month file held. */
+  bytes: number
+}
+
+/** Hard link (same file system: the data dir), or a copy where links are not allowed. */
+function linkOrCopy(from: string, to: string) {
+  try {
+    linkSync(from, to)
+  } catch {
+    copyFileSync(from, to)
+  }
+}
+
+/** Reads the code tables a card is rendered with from an attached registry. */
+async function readRotulos(conn: DuckDBConnection, db: string): Promise<RotulosJson> {
+  const out: RotulosJson = {}
+  for (const table of LOOKUP_TABLES)
+    out[table] = (await conn.runAndReadAll(`SELECT codigo, descricao FROM ${db}.${table} ORDER BY codigo, descricao`)).getRows().map(([c, d]) => [String(c), d === null ? null : String(d)])
+  return out
+}
+
+const toLookups = (r: RotulosJson): CardView['lookups'] =>
+  Object.fromEntries(LOOKUP_TABLES.map((t) => [t, new Map(r[t] ?? []) as Lookup])) as CardView['lookups']
+
+/** Builds the history of the new build into `work/historico`; returns the manifest's summary. */
+export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
+  const { plan, work } = o
+  const dir = join(work, HISTORY_DIR)
+  mkdirSync(dir, { recursive: true })
+  if (plan.current && plan.kind !== 'baseline') for (const m of plan.held) linkOrCopy(join(plan.current, HISTORY_DIR, historyFile(m)), join(dir, historyFile(m)))
+  const tmp = join(work, 'historico.tmp')
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: String(o.threads),
+    memory_limit: o.memoryLimit,
+    temp_directory: join(tmp, 'duckdb'),
+    preserve_insertion_order: 'false',
+  })
+  const conn = await instance.connect()
+  let meta: HistoryMeta | null = null
+  try {
+    await conn.run(`ATTACH ${sqlString(join(work, DUCKDB_FILE))} AS depois (READ_ONLY)`)
+    const rotulos = await readRotulos(conn, 'depois')
+    const empty = (referencia: string, r: RotulosJson) =>
+      writeMonthFile(join(dir, historyFile(referencia)), { referencia, referencia_anterior: null, lacuna: false, rotulos: r, rotulosAnterior: null, items: new ItemList(), saidas: [], municipios: {} })
+    if (plan.kind === 'baseline' || (plan.kind === 'carry' && !plan.held.includes(plan.month))) meta = empty(plan.month, rotulos)
+    else if (plan.kind === 'carry') meta = monthMeta(join(dir, historyFile(plan.month)))
+    else if (plan.kind === 'compare') {
+      await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
+      const rotulosAntes = await readRotulos(conn, 'antes')
+      // A build made before the history: its month becomes the first one held.
+      if (!plan.held.length) empty(plan.currentMonth!, rotulosAntes)
+      const left = new Set<string>()
+      for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
+      const month = await compareMonths(conn, { ...o, tmp, rotulos, left })
+      meta = writeMonthFile(join(dir, historyFile(plan.month)), {
+        referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
+        rotulos, rotulosAnterior: rotulosAntes, ...month,
+      })
+    }
+  } finally {
+    conn.closeSync()
+    instance.closeSync()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  const meses = heldMonths(work)
+  const bytes = meses.reduce((n, m) => n + statSync(join(dir, historyFile(m))).size, 0)
+  return { meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes }
+}
+
+/** The meta of a month file. */
+export function monthMeta(path: string): HistoryMeta {
+  const db = new Database(path, { readonly: true })
+  try {
+    const m = Object.fromEntries((db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[]).map((r) => [r.chave, r.valor]))
+    return { formato: Number(m.formato), referencia: m.referencia!, referencia_anterior: m.referencia_anterior === 'null' ? null : (m.referencia_anterior ?? null), lacuna: m.lacuna === 'true', itens: Number(m.itens), por_tipo: JSON.parse(m.por_tipo ?? '{}') }
+  } finally {
+    db.close()
+  }
+}
+
+/** One `extra` value of a month file. */
+function monthExtra<T>(path: string, key: string): T {
+  const db = new Database(path, { readonly: true })
+  try {
+    const row = db.query('SELECT dados FROM extra WHERE chave = ?').get(key) as { dados: Uint8Array } | null
+    return decodeJson<T>(row!.dados)
+  } finally {
+    db.close()
+  }
+}
+
+// ---- the comparison ----
+
+/** Columns of the old month's partitions, over its registry tables: what the comparison reads (the new month's partitions have them too). */
+const OLD_PARTITION: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string> = {
+  estabelecimentos: `cnpj, cnpj_basico, ${ESTABLISHMENT_CARD_SQL} AS ficha, matriz_filial`,
+  empresas: partitionSelect('empresas'),
+  simples: partitionSelect('simples'),
+  socios: partitionSelect('socios'),
+}
+type Kind = keyof typeof OLD_PARTITION
+
+/** A partition's relation of one month; an empty one with the same columns when it got no rows. */
+function relation(partsDir: string, kind: Kind, p: number, db: 'antes' | 'depois'): string {
+  const columns = kind === 'estabelecimentos' ? 'cnpj, cnpj_basico, ficha, matriz_filial' : '*'
+  const rel = partitionRelation(partsDir, kind, p)
+  return rel ? `(SELECT ${columns} FROM ${rel})` : `(SELECT ${OLD_PARTITION[kind]} FROM ${db}.${kind} LIMIT 0)`
+}
+
+/** One month's partition, as temp tables: e (establishments), c (company part per root with an establishment), s (partner list per root). */
+async function stage(conn: DuckDBConnection, side: 'o' | 'n', rel: (kind: Kind) => string) {
+  const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
+  await conn.run(`CREATE OR REPLACE TEMP TABLE e${side} AS SELECT * FROM ${rel('estabelecimentos')}`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE c${side} AS SELECT r.cnpj_basico, ${COMPANY_CARD_SQL} AS parte
+    FROM (SELECT DISTINCT cnpj_basico FROM e${side}) r LEFT JOIN ${one(rel('empresas'))} m USING (cnpj_basico) LEFT JOIN ${one(rel('simples'))} si USING (cnpj_basico)`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE s${side} AS SELECT s.cnpj_basico, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista
+    FROM ${rel('socios')} s GROUP BY s.cnpj_basico`)
+}
+
+/** The headquarters of each root (else its first establishment): the CNPJ a company's changes are listed under. */
+const representatives = (side: 'o' | 'n') => `(SELECT cnpj_basico, min_by(cnpj, k) AS cnpj, min_by(ficha, k) AS ficha FROM
+  (SELECT cnpj_basico, cnpj, ficha, (CASE WHEN matriz_filial = 1 THEN '0' ELSE '1' END) || cnpj AS k FROM e${side} WHERE cnpj_basico IN (SELECT raiz FROM raizes))
+  GROUP BY cnpj_basico)`
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
+const fields = (dados: string) => dados.split(CARD_SEPARATOR).map((v) => v || null)
+const ESTABLISHMENT_COUNT = FICHA.indexOf('razao_social')
+const EMPTY_COMPANY: Registro = Array(FICHA.length - ESTABLISHMENT_COUNT).fill(null)
+
+interface RootChanges {
+  estabs: { cnpj: string; antes: string | null; depois: string | null }[]
+  empresa?: { antes: string | null; depois: string | null }
+  socios?: { antes: string | null; depois: string | null }
+  repDepois?: { cnpj: string; ficha: string }
+  repAntes?: { cnpj: string; ficha: string }
+}
+
+interface CompareContext extends HistoryOptions {
+  tmp: string
+  rotulos: RotulosJson
+  /** CNPJs that left the registry in a month held: back in the dump, they are voltou_ao_cadastro. */
+  left: Set<string>
+}
+
+/** Compares the build in use (attached `antes`) with the new month; returns the month's items. */
+async function compareMonths(conn: DuckDBConnection, o: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string> }> {
+  const oldParts = join(o.tmp, 'antes')
+  mkdirSync(oldParts, { recursive: true })
+  // The old month split into the same root partitions, zstd (read once, right after).
+  for (const kind of Object.keys(OLD_PARTITION) as Kind[])
+    await conn.run(`COPY (SELECT ${OLD_PARTITION[kind]}, ${partitionSql('cnpj_basico')} AS part FROM antes.${kind}) TO ${sqlString(join(oldParts, kind))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  const view: CardView = { lookups: toLookups(o.rotulos), referencia: o.plan.month }
+  const out = new ItemBuilder(view, o.left)
+  const bar = progress('histórico', PARTITIONS, { quiet: o.quiet })
+  const present = (dir: string, p: number) => (Object.keys(OLD_PARTITION) as Kind[]).some((kind) => partitionRelation(dir, kind, p) !== null)
+  for (let p = 0; p < PARTITIONS; p++) {
+    // A partition neither month has rows in (small dumps: tests, the sample) has nothing to compare.
+    if (!present(oldParts, p) && !present(o.partsDir, p)) {
+      bar.add(1)
+      continue
+    }
+    await stage(conn, 'o', (kind) => relation(oldParts, kind, p, 'antes'))
+    await stage(conn, 'n', (kind) => relation(o.partsDir, kind, p, 'depois'))
+    await conn.run(`CREATE OR REPLACE TEMP TABLE de AS SELECT coalesce(o.cnpj, n.cnpj) AS cnpj, coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.ficha AS antes, n.ficha AS depois
+      FROM eo o FULL OUTER JOIN en n ON o.cnpj = n.cnpj WHERE o.ficha IS DISTINCT FROM n.ficha`)
+    await conn.run(`CREATE OR REPLACE TEMP TABLE dc AS SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.parte AS antes, n.parte AS depois
+      FROM co o FULL OUTER JOIN cn n ON o.cnpj_basico = n.cnpj_basico WHERE o.parte IS DISTINCT FROM n.parte`)
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ds AS SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.lista AS antes, n.lista AS depois
+      FROM so o FULL OUTER JOIN sn n ON o.cnpj_basico = n.cnpj_basico WHERE o.lista IS DISTINCT FROM n.lista`)
+    await conn.run(`CREATE OR REPLACE TEMP TABLE raizes AS SELECT raiz FROM de UNION SELECT raiz FROM dc UNION SELECT raiz FROM ds`)
+    const roots = new Map<string, RootChanges>()
+    const at = (raiz: string) => {
+      let r = roots.get(raiz)
+      if (!r) roots.set(raiz, (r = { estabs: [] }))
+      return r
+    }
+    for (const [cnpj, raiz, antes, depois] of (await conn.runAndReadAll('SELECT cnpj, raiz, antes, depois FROM de')).getRows())
+      at(String(raiz)).estabs.push({ cnpj: String(cnpj), antes: text(antes), depois: text(depois) })
+    for (const [raiz, antes, depois] of (await conn.runAndReadAll('SELECT raiz, antes, depois FROM ds')).getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
+    const context = await conn.runAndReadAll(`SELECT r.raiz, co.parte, cn.parte, rn.cnpj, rn.ficha, ro.cnpj, ro.ficha FROM raizes r
+      LEFT JOIN co ON co.cnpj_basico = r.raiz LEFT JOIN cn ON cn.cnpj_basico = r.raiz
+      LEFT JOIN ${representatives('n')} rn ON rn.cnpj_basico = r.raiz LEFT JOIN ${representatives('o')} ro ON ro.cnpj_basico = r.raiz`)
+    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of context.getRows()) {
+      const r = at(String(raiz))
+      r.empresa = { antes: text(antes), depois: text(depois) }
+      if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }
+      if (cnpjO !== null) r.repAntes = { cnpj: String(cnpjO), ficha: String(fichaO) }
+    }
+    for (const [raiz, r] of roots) out.root(raiz, r)
+    releaseResults()
+    bar.add(1)
+  }
+  bar.done()
+  return { items: out.items, saidas: out.saidas, municipios: out.municipios }
+}
+
+/** Turns a root's differences into items (CAMPOS), keeping a change only when the card shows it. */
+class ItemBuilder {
+  readonly items = new ItemList()
+  readonly saidas: string[] = []
+  readonly municipios: Record<string, string> = {}
+  constructor(private readonly view: CardView, private readonly left: Set<string>) {}
+
+  private add(cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null, where: Registro) {
+    if (!KEYABLE_CNPJ.test(cnpj)) return
+    const uf = where[FICHA_INDEX.uf] ?? null
+    const municipio = where[FICHA_INDEX.municipio] ?? null
+    const item: Item = [cnpj, tipo, campo, antes, depois, uf, municipio, uf === 'EX' ? (where[FICHA_INDEX.cidade_exterior] ?? null) : null, where[FICHA_INDEX.cnae_principal] ?? null, where[FICHA_INDEX.razao_social] ?? null]
+    const u = ufSlotOf(uf), m = municipioCodeOf(municipio), c = cnaeCodeOf(item[8])
+    if (uf !== null && municipio !== null) this.municipios[municipio] ??= uf
+    this.items.push(JSON.stringify(item), key1(tipo, u, m, c), key2(c, tipo, u, m), cnpj, campo, tipo, rootKey(cnpj.slice(0, 8)))
+  }
+
+  /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */
+  private fields(cnpj: string, a: Registro, b: Registro, level: boolean) {
+    let shownA: Record<string, unknown> | undefined
+    let shownB: Record<string, unknown> | undefined
+    for (let c = 0; c < CAMPOS.length; c++) {
+      if (CAMPO_EMPRESA[c] !== level) continue
+      const idx = CAMPO_BRUTOS[c]!
+      if (idx.every((i) => a[i] === b[i])) continue
+      shownA ??= card(this.view, ficha(cnpj, a)) as unknown as Record<string, unknown>
+      shownB ??= card(this.view, ficha(cnpj, b)) as unknown as Record<string, unknown>
+      const path = CAMPOS[c]!.campo
+      if (JSON.stringify(valueAt(shownA, path)) === JSON.stringify(valueAt(shownB, path))) continue
+      this.add(cnpj, tipoCode(CAMPOS[c]!.tipo), c, idx.map((i) => a[i] ?? null), idx.map((i) => b[i] ?? null), b)
+    }
+  }
+
+  root(raiz: string, r: RootChanges) {
+    const companyA = r.empresa?.antes ? fields(r.empresa.antes) : null
+    const companyB = r.empresa?.depois ? fields(r.empresa.depois) : null
+    for (const e of r.estabs) {
+      const a = e.antes === null ? null : [...fields(e.antes), ...(companyA ?? EMPTY_COMPANY)]
+      const b = e.depois === null ? null : [...fields(e.depois), ...(companyB ?? EMPTY_COMPANY)]
+      if (a && b) this.fields(e.cnpj, a, b, false)
+      else if (b) this.add(e.cnpj, tipoCode(this.left.has(e.cnpj) ? 'voltou_ao_cadastro' : 'abertura'), CAMPO_PRESENCA, null, null, b)
+      else if (a) {
+        this.add(e.cnpj, tipoCode('saiu_do_cadastro'), CAMPO_PRESENCA, a, null, a)
+        this.saidas.push(e.cnpj)
+      }
+    }
+    // The company's own fields: once per root present in both months, under its headquarters.
+    const rep = r.repDepois ?? r.repAntes
+    if (!rep) return
+    const where = [...fields(rep.ficha), ...(r.repDepois ? (companyB ?? EMPTY_COMPANY) : (companyA ?? EMPTY_COMPANY))]
+    if (companyA && companyB && r.empresa!.antes !== r.empresa!.depois) {
+      const est = fields(rep.ficha)
+      this.fields(rep.cnpj, [...est, ...companyA], [...est, ...companyB], true)
+    }
+    if (r.socios) this.partners(rep.cnpj, r.socios.antes, r.socios.depois, where)
+  }
+
+  /** Partners in and out as multisets of records; a partner (name and document) in both with other values is an alteração. */
+  private partners(cnpj: string, antes: string | null, depois: string | null, where: Registro) {
+    const a = antes ? antes.split(PARTNER_SEPARATOR) : []
+    const b = depois ? depois.split(PARTNER_SEPARATOR) : []
+    const unchanged = new Map<string, number>()
+    for (const x of a) unchanged.set(x, (unchanged.get(x) ?? 0) + 1)
+    const entered: string[] = []
+    for (const x of b) {
+      const n = unchanged.get(x) ?? 0
+      if (n > 0) unchanged.set(x, n - 1)
+      else entered.push(x)
+    }
+    // What is still counted in `unchanged` was not matched in the new month.
+    const leftRows: string[] = []
+    for (const x of a) {
+      const n = unchanged.get(x) ?? 0
+      if (n > 0) {
+        unchanged.set(x, n - 1)
+        leftRows.push(x)
+      }
+    }
+    const identity = (x: string) => {
+      const v = x.split(CARD_SEPARATOR)
+      return `${v[SOCIO.indexOf('nome')]}${CARD_SEPARATOR}${v[SOCIO.indexOf('cpf_cnpj')]}`
+    }
+    const pending = new Map<string, string[]>()
+    for (const x of entered) {
+      const k = identity(x)
+      pending.set(k, [...(pending.get(k) ?? []), x])
+    }
+    const record = (x: string) => x.split(CARD_SEPARATOR).map((v) => v || null)
+    for (const x of leftRows) {
+      const match = pending.get(identity(x))?.shift()
+      if (match === undefined) {
+        this.add(cnpj, tipoCode('socio_saida'), CAMPO_SOCIOS, record(x), null, where)
+        continue
+      }
+      const [ra, rb] = [record(x), record(match)]
+      if (JSON.stringify(socio(this.view, socioRow(ra))) !== JSON.stringify(socio(this.view, socioRow(rb)))) this.add(cnpj, tipoCode('socio_alteracao'), CAMPO_SOCIOS, ra, rb, where)
+    }
+    for (const rest of pending.values()) for (const x of rest) this.add(cnpj, tipoCode('socio_entrada'), CAMPO_SOCIOS, null, record(x), where)
+  }
+}

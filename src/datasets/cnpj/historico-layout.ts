@@ -1,0 +1,275 @@
+// The registry's history (docs/historico.md): what a change is, which card field it is about, and
+// how a month of changes is laid out on disk. Shared by the server (reads) and the ingest (writes).
+//
+// Each build holds `historico/<AAAA-MM>.sqlite`, one immutable file per month held: the changes the
+// month's dump showed against the month before it (none for the first month held, the baseline),
+// and the month's code tables. A new build hard-links the files of the build in use and adds its
+// own, so the history is swapped atomically with the month, only what changed is stored, and a
+// failed build (its temp dir removed) changes nothing.
+import { FICHA, SOCIO, UFS, UNKNOWN_UF_SLOT, type FichaField } from './layout'
+import type { Ficha } from './service'
+
+/** Folder of the history inside a build. */
+export const HISTORY_DIR = 'historico'
+/** A month's file name. */
+export const historyFile = (month: string) => `${month}.sqlite`
+export const HISTORY_FILE = /^(\d{4}-(?:0[1-9]|1[0-2]))\.sqlite$/
+/** Layout version of the month files (meta `formato`); a server reads only its own. */
+export const HISTORY_FORMAT = 1
+
+/** Kinds of change, in the order the change feed lists them (the API's enum). */
+export const TIPOS = [
+  'abertura', 'situacao_cadastral', 'razao_social', 'nome_fantasia', 'endereco', 'cnae_principal', 'cnae_secundarios',
+  'natureza_juridica', 'capital_social', 'porte', 'contato', 'simples', 'mei', 'socio_entrada', 'socio_saida',
+  'socio_alteracao', 'saiu_do_cadastro', 'voltou_ao_cadastro',
+] as const
+export type Tipo = (typeof TIPOS)[number]
+export const tipoCode = (t: Tipo) => TIPOS.indexOf(t)
+
+/**
+ * Every field the card shows, as a path of the card's JSON (src/datasets/cnpj/service.ts card()),
+ * with the kind of change it is and the raw card fields (FICHA, the card store's values) it is
+ * rendered from. A change of a field is recorded with the raw values of its `brutos` before and
+ * after, and shown by rendering them through the card's own code (with the code tables of the
+ * month), so `antes` and `depois` are what the card of each month showed. A field of the card
+ * joins the history by adding its row here: test/cnpj/historico-campos.test.ts fails while a card
+ * path or a FICHA field has no row, or a row's `brutos` miss a value its rendering reads.
+ *
+ * `nivel`: `empresa` fields (from the company and Simples rows) are the same on every card of a
+ * root: their change is recorded once per company, listed in the feed under its headquarters.
+ * The start date and the headquarters/branch flag have no kind of their own in the API's enum:
+ * they are registration facts, recorded as `situacao_cadastral`.
+ */
+export const CAMPOS = [
+  { campo: 'situacao_cadastral', tipo: 'situacao_cadastral', brutos: ['situacao', 'data_situacao', 'motivo'] },
+  { campo: 'matriz_filial', tipo: 'situacao_cadastral', brutos: ['matriz_filial'] },
+  { campo: 'data_inicio_atividade', tipo: 'situacao_cadastral', brutos: ['data_inicio'] },
+  { campo: 'razao_social', tipo: 'razao_social', brutos: ['razao_social'] },
+  { campo: 'nome_fantasia', tipo: 'nome_fantasia', brutos: ['nome_fantasia'] },
+  { campo: 'endereco.logradouro', tipo: 'endereco', brutos: ['tipo_logradouro', 'logradouro'] },
+  { campo: 'endereco.numero', tipo: 'endereco', brutos: ['numero'] },
+  { campo: 'endereco.complemento', tipo: 'endereco', brutos: ['complemento'] },
+  { campo: 'endereco.bairro', tipo: 'endereco', brutos: ['bairro'] },
+  { campo: 'endereco.municipio', tipo: 'endereco', brutos: ['municipio', 'uf', 'cidade_exterior'] },
+  { campo: 'endereco.uf', tipo: 'endereco', brutos: ['uf'] },
+  { campo: 'endereco.cep', tipo: 'endereco', brutos: ['cep'] },
+  { campo: 'cnae_principal', tipo: 'cnae_principal', brutos: ['cnae_principal'] },
+  { campo: 'cnae_secundarios', tipo: 'cnae_secundarios', brutos: ['cnaes_secundarios'] },
+  { campo: 'natureza_juridica', tipo: 'natureza_juridica', brutos: ['natureza_juridica'] },
+  { campo: 'capital_social', tipo: 'capital_social', brutos: ['capital_social'] },
+  { campo: 'porte', tipo: 'porte', brutos: ['porte'] },
+  { campo: 'contato.email', tipo: 'contato', brutos: ['email'] },
+  { campo: 'contato.telefone', tipo: 'contato', brutos: ['ddd1', 'telefone1', 'ddd2', 'telefone2'] },
+  { campo: 'simples.optante', tipo: 'simples', brutos: ['opcao_simples'] },
+  { campo: 'simples.mei', tipo: 'mei', brutos: ['opcao_mei'] },
+] as const satisfies readonly { campo: string; tipo: Tipo; brutos: readonly FichaField[] }[]
+export type Campo = (typeof CAMPOS)[number]
+
+/**
+ * The card fields of the company and its Simples row, the same on every card of a root: the
+ * FICHA fields from `razao_social` on (the card store joins them after the establishment's own,
+ * ingest/cnpj/card-store.ts).
+ */
+export const COMPANY_FIELDS: ReadonlySet<FichaField> = new Set(FICHA.slice(FICHA.indexOf('razao_social')))
+/** A field's level: `empresa` when every raw value it is rendered from is the company's. */
+export const nivelOf = (c: Campo): 'empresa' | 'estabelecimento' => (c.brutos.every((b) => COMPANY_FIELDS.has(b)) ? 'empresa' : 'estabelecimento')
+/** Each FICHA field's place in a card record (the card store's `dados`, split). */
+export const FICHA_INDEX = Object.fromEntries(FICHA.map((f, i) => [f, i])) as Record<FichaField, number>
+/** Each campo's raw values as indexes into a card record. */
+export const CAMPO_BRUTOS: readonly (readonly number[])[] = CAMPOS.map((c) => c.brutos.map((b) => FICHA_INDEX[b]))
+export const CAMPO_EMPRESA: readonly boolean[] = CAMPOS.map((c) => nivelOf(c) === 'empresa')
+
+/** `campo` codes of the items that are not a card field: a presence change (abertura, saiu, voltou) and a partner's. */
+export const CAMPO_PRESENCA = -1
+export const CAMPO_SOCIOS = -2
+
+/** A card record: the FICHA values, null for blank (the card store's `dados` split). */
+export type Registro = (string | null)[]
+/** A partner record: the SOCIO values. */
+export type RegistroSocio = (string | null)[]
+
+/**
+ * One change, as stored (a JSON array per line of a block, in this order):
+ * - cnpj: the establishment's; for a company-level field or a partner, the CNPJ of the company's
+ *   headquarters (else its first establishment) in that month.
+ * - tipo: index in TIPOS; campo: index in CAMPOS, CAMPO_PRESENCA or CAMPO_SOCIOS.
+ * - antes, depois: a field's raw values (its `brutos`, in order); a partner's record (SOCIO);
+ *   saiu_do_cadastro's antes is the whole card record of the month before; otherwise null.
+ * - uf, municipio (4-digit code of the Receita), exterior (the foreign city, for UF EX), cnae
+ *   (main activity), razao: of the establishment in the month of the change (saiu_do_cadastro:
+ *   the month before), for the feed's filters and items.
+ */
+export type Item = [
+  cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null,
+  uf: string | null, municipio: string | null, exterior: string | null, cnae: string | null, razao: string | null,
+]
+export const I = { cnpj: 0, tipo: 1, campo: 2, antes: 3, depois: 4, uf: 5, municipio: 6, exterior: 7, cnae: 8, razao: 9 } as const
+
+/**
+ * Feed order keys. The feed lists a month's changes by (tipo, UF, município, CNAE), then CNPJ and
+ * field: `key1` packs the four into one exact float (48 bits). A second ordering by (CNAE, tipo,
+ * UF, município), `key2`, serves the filters on CNAE without município. Every filter of
+ * /v1/cnpj/mudancas is then at most one contiguous range of one ordering per tipo (docs/historico.md):
+ * counted and paged by position, never by scanning.
+ */
+const MUNICIPIO_NONE = 16383
+const CNAE_NONE = 2 ** 24 - 1
+export const ufSlotOf = (uf: string | null) => {
+  const i = uf === null ? -1 : UFS.indexOf(uf as (typeof UFS)[number])
+  return i < 0 ? UNKNOWN_UF_SLOT : i
+}
+export const municipioCodeOf = (m: string | null) => (m !== null && /^\d{4}$/.test(m) ? Number(m) : MUNICIPIO_NONE)
+export const cnaeCodeOf = (c: string | null) => (c !== null && /^\d{7}$/.test(c) ? Number(c) : CNAE_NONE)
+export const key1 = (tipo: number, uf: number, municipio: number, cnae: number) => ((tipo * 32 + uf) * 16384 + municipio) * 2 ** 24 + cnae
+export const key2 = (cnae: number, tipo: number, uf: number, municipio: number) => ((cnae * 32 + tipo) * 32 + uf) * 16384 + municipio
+export const itemKey1 = (it: Item) => key1(it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]), cnaeCodeOf(it[I.cnae]))
+export const itemKey2 = (it: Item) => key2(cnaeCodeOf(it[I.cnae]), it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]))
+/** The largest município and CNAE codes, for the upper end of a prefix range. */
+export const MAX = { municipio: MUNICIPIO_NONE, cnae: CNAE_NONE, uf: 31, tipo: TIPOS.length - 1 } as const
+
+/** Items per block of the feed (`fluxo`), and entries per block of the CNAE ordering (`fluxo_cnae`). */
+export const FEED_BLOCK = 64
+export const CNAE_BLOCK = 512
+
+/**
+ * Tables of a month file. Blocks are zstd: a feed block holds its items' key1 (Float64) and their
+ * lines; a CNAE block its entries' key2 (Float64) and feed positions (Uint32). `indice` holds the
+ * first key of every block of each ordering (rows INDEX_FEED and INDEX_CNAE), read once per month
+ * to find a range's blocks; `raiz` maps a root (rootKey) to its items' feed positions (Uint32).
+ * `rotulos` holds the code tables of the month (ROTULOS_MES) and of the month before
+ * (ROTULOS_ANTERIOR), as JSON: a change's `antes` is shown with the tables of the month that
+ * showed it. `saidas` lists the CNPJs that left the registry in this month (a later return is
+ * voltou_ao_cadastro, not abertura); `municipios` maps each município code of the items to its UF.
+ */
+export const HISTORY_SCHEMA = `
+  CREATE TABLE meta (chave TEXT PRIMARY KEY, valor TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE rotulos (chave INTEGER PRIMARY KEY, dados BLOB NOT NULL);
+  CREATE TABLE fluxo (chave INTEGER PRIMARY KEY, dados BLOB NOT NULL);
+  CREATE TABLE fluxo_cnae (chave INTEGER PRIMARY KEY, dados BLOB NOT NULL);
+  CREATE TABLE indice (chave INTEGER PRIMARY KEY, dados BLOB NOT NULL);
+  CREATE TABLE raiz (chave INTEGER PRIMARY KEY, pos BLOB NOT NULL);
+  CREATE TABLE extra (chave TEXT PRIMARY KEY, dados BLOB NOT NULL) WITHOUT ROWID;
+`
+export const ROTULOS_MES = 0
+export const ROTULOS_ANTERIOR = 1
+export const INDEX_FEED = 0
+export const INDEX_CNAE = 1
+
+/** The code tables a card is rendered with (store.ts LOOKUP_TABLES), as stored: table -> [codigo, descricao][]. */
+export type RotulosJson = Record<string, [string, string | null][]>
+
+/** What `meta` says of a month. */
+export interface HistoryMeta {
+  formato: number
+  referencia: string
+  /** The month it was compared with; null for the first month held (no changes). */
+  referencia_anterior: string | null
+  /** True when months between referencia_anterior and referencia were not loaded: its changes are "between A and B". */
+  lacuna: boolean
+  itens: number
+  /** Items by tipo. */
+  por_tipo: Record<string, number>
+}
+
+/** Months between two AAAA-MM (exclusive), for gap detection. */
+export function monthsBetween(a: string, b: string): number {
+  const n = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1
+  return n(b) - n(a) - 1
+}
+
+// ---- block codecs (zstd) ----
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** A feed block: count, then key1 of each item (Float64), then the items' JSON lines. */
+export function encodeFeedBlock(keys: number[], lines: string[]): Uint8Array {
+  const text = encoder.encode(lines.join('\n'))
+  const raw = new Uint8Array(8 + keys.length * 8 + text.length)
+  const view = new DataView(raw.buffer)
+  view.setUint32(0, keys.length, true)
+  new Float64Array(raw.buffer, 8, keys.length).set(keys)
+  raw.set(text, 8 + keys.length * 8)
+  return Bun.zstdCompressSync(raw, { level: 9 })
+}
+
+export interface FeedBlock {
+  keys: Float64Array
+  lines: string[]
+}
+
+export function decodeFeedBlock(blob: Uint8Array): FeedBlock {
+  const raw = Bun.zstdDecompressSync(blob)
+  const count = new DataView(raw.buffer, raw.byteOffset).getUint32(0, true)
+  // Copied out: the decompressed buffer's offset need not be 8-aligned for a Float64Array view.
+  const keys = new Float64Array(raw.buffer.slice(raw.byteOffset + 8, raw.byteOffset + 8 + count * 8))
+  const lines = count ? decoder.decode(raw.subarray(8 + count * 8)).split('\n') : []
+  return { keys, lines }
+}
+
+/** A CNAE block: count, then key2 of each entry (Float64), then its feed position (Uint32). */
+export function encodeCnaeBlock(keys: number[], positions: number[]): Uint8Array {
+  const raw = new Uint8Array(8 + keys.length * 12)
+  new DataView(raw.buffer).setUint32(0, keys.length, true)
+  new Float64Array(raw.buffer, 8, keys.length).set(keys)
+  new Uint32Array(raw.buffer, 8 + keys.length * 8, keys.length).set(positions)
+  return Bun.zstdCompressSync(raw, { level: 9 })
+}
+
+export interface CnaeBlock {
+  keys: Float64Array
+  positions: Uint32Array
+}
+
+export function decodeCnaeBlock(blob: Uint8Array): CnaeBlock {
+  const raw = Bun.zstdDecompressSync(blob)
+  const base = raw.byteOffset
+  const count = new DataView(raw.buffer, base).getUint32(0, true)
+  return {
+    keys: new Float64Array(raw.buffer.slice(base + 8, base + 8 + count * 8)),
+    positions: new Uint32Array(raw.buffer.slice(base + 8 + count * 8, base + 8 + count * 12)),
+  }
+}
+
+/** An array of doubles (a block index) as zstd, and back. */
+export const encodeFloats = (values: number[] | Float64Array) => Bun.zstdCompressSync(new Uint8Array(Float64Array.from(values).buffer), { level: 9 })
+export function decodeFloats(blob: Uint8Array): Float64Array {
+  const raw = Bun.zstdDecompressSync(blob)
+  return new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength))
+}
+/** Feed positions of a root (little-endian Uint32), as stored in `raiz`. */
+export const encodePositions = (positions: number[]) => new Uint8Array(Uint32Array.from(positions).buffer)
+export function decodePositions(blob: Uint8Array): Uint32Array {
+  return new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))
+}
+export const encodeJson = (value: unknown) => Bun.zstdCompressSync(encoder.encode(JSON.stringify(value)), { level: 9 })
+export const decodeJson = <T>(blob: Uint8Array): T => JSON.parse(decoder.decode(Bun.zstdDecompressSync(blob))) as T
+
+/** /socios order of partner records (the card store's ORDER BY: entry date with nulls last, name, document, qualification, kind, age bracket, representative). */
+const SOCIO_ORDER = (['data_entrada', 'nome', 'cpf_cnpj', 'qualificacao', 'identificador', 'faixa_etaria', 'representante_nome'] as const).map((f) => SOCIO.indexOf(f))
+export function compareSocios(a: RegistroSocio, b: RegistroSocio): number {
+  for (const i of SOCIO_ORDER) {
+    const x = a[i] ?? null
+    const y = b[i] ?? null
+    if (x === y) continue
+    // Nulls last (DuckDB's default for ascending order).
+    if (x === null) return 1
+    if (y === null) return -1
+    return x < y ? -1 : 1
+  }
+  return 0
+}
+
+/** A card record as the card renderer's named fields. */
+export function ficha(cnpj: string, values: readonly (string | null)[]): Ficha {
+  const f = { cnpj } as Ficha
+  for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] ?? null
+  return f
+}
+
+/** The value at a card path ('endereco.uf'); null where the path ends early. */
+export function valueAt(card: Record<string, unknown>, path: string): unknown {
+  let v: unknown = card
+  for (const k of path.split('.')) v = v === null || v === undefined ? undefined : (v as Record<string, unknown>)[k]
+  return v === undefined ? null : v
+}

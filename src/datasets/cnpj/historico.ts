@@ -1,0 +1,278 @@
+// The history's answers (docs/historico.md): a CNPJ's changes (/historico), a month's change feed
+// (/mudancas), and the card, partners and /completo as they were in a month (?referencia=). A
+// change holds the raw card values of its field before and after; it is shown through the card's
+// own rendering (service.ts) with the code tables of the month that showed it, and a past card is
+// the current one with the changes of every later month undone, newest first.
+import type { z } from 'zod'
+import { ApiError } from '../../core/errors'
+import {
+  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, compareSocios, ficha, I, key1, key2, MAX, municipioCodeOf,
+  ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, tipoCode, ufSlotOf, valueAt, type Item, type Registro, type RegistroSocio,
+} from './historico-layout'
+import type { HistoryMonth } from './historico-store'
+import { CARD_SEPARATOR, FICHA, PARTNER_SEPARATOR, rootKey } from './layout'
+import type { Empresa, EmpresaCompleta, Historico, Mudanca, Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
+import { card, completoDe, municipio, notFound, socio, socioRow, sociosAnswer, type CardView, type Ficha } from './service'
+import type { CnpjFiles } from './store'
+
+type Out<T extends z.ZodType> = z.output<T>
+
+const TIPO = { abertura: tipoCode('abertura'), voltou: tipoCode('voltou_ao_cadastro'), saiu: tipoCode('saiu_do_cadastro'), entrada: tipoCode('socio_entrada'), saida: tipoCode('socio_saida'), alteracao: tipoCode('socio_alteracao') }
+
+/** Months held, as a message names them: runs of consecutive months joined ("2026-05 a 2026-08"). */
+function monthRanges(months: string[]): string {
+  const index = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7))
+  const runs: string[][] = []
+  for (const m of months) {
+    const last = runs.at(-1)
+    if (last && index(m) === index(last.at(-1)!) + 1) last.push(m)
+    else runs.push([m])
+  }
+  return runs.map((r) => (r.length === 1 ? r[0]! : `${r[0]} a ${r.at(-1)}`)).join(', ')
+}
+
+const heldOf = (files: CnpjFiles) => files.historico.held
+
+/** 400 naming the months held, for a month the history does not hold. */
+function notHeld(files: CnpjFiles, referencia: string): ApiError {
+  const held = heldOf(files)
+  return new ApiError(
+    'parametro_invalido',
+    held.length
+      ? `parâmetro de consulta 'referencia': o histórico não tem ${referencia}; os meses guardados são ${monthRanges(held)}`
+      : `parâmetro de consulta 'referencia': esta base não guarda histórico (foi construída antes dele); a próxima 'dadosbr ingest cnpj' o começa`,
+  )
+}
+
+/** The month files after `referencia` (exclusive) that compared it with something, newest first. */
+function laterMonths(files: CnpjFiles, referencia: string): HistoryMonth[] {
+  return files.historico.months.filter((m) => m.referencia > referencia && m.meta.referencia_anterior !== null).reverse()
+}
+
+/** A field item's raw values on a card record of its CNPJ (or, for a company field, of its root). */
+function setBrutos(record: Registro, campo: number, values: (string | null)[] | null) {
+  const idx = CAMPO_BRUTOS[campo]!
+  for (let i = 0; i < idx.length; i++) record[idx[i]!] = values?.[i] ?? null
+}
+
+const isCompanyItem = (it: Item) => it[I.campo] >= 0 && CAMPO_EMPRESA[it[I.campo]]!
+
+/**
+ * Undoes one month's items of a root on a map CNPJ -> card record (null: not in that month's
+ * dump): the state of the month it was compared with.
+ */
+function undoEstablishments(records: Map<string, Registro | null>, items: Item[]) {
+  for (const it of items) {
+    const tipo = it[I.tipo]
+    const cnpj = it[I.cnpj]
+    if (it[I.campo] === CAMPO_SOCIOS) continue
+    if (isCompanyItem(it)) {
+      for (const r of records.values()) if (r) setBrutos(r, it[I.campo], it[I.antes])
+    } else if (tipo === TIPO.abertura || tipo === TIPO.voltou) records.set(cnpj, null)
+    else if (tipo === TIPO.saiu) records.set(cnpj, [...(it[I.antes] ?? [])])
+    else {
+      const r = records.get(cnpj)
+      if (r) setBrutos(r, it[I.campo], it[I.antes])
+    }
+  }
+}
+
+const sameRecord = (a: RegistroSocio, b: RegistroSocio) => a.length === b.length && a.every((v, i) => (v ?? null) === (b[i] ?? null))
+
+/** Undoes one month's partner items of a root on its partner records. */
+function undoPartners(partners: RegistroSocio[], items: Item[]) {
+  const remove = (rec: RegistroSocio | null) => {
+    if (!rec) return
+    const i = partners.findIndex((p) => sameRecord(p, rec))
+    if (i >= 0) partners.splice(i, 1)
+  }
+  for (const it of items) {
+    if (it[I.campo] !== CAMPO_SOCIOS) continue
+    const tipo = it[I.tipo]
+    if (tipo === TIPO.entrada) remove(it[I.depois])
+    else if (tipo === TIPO.saida) partners.push([...(it[I.antes] ?? [])])
+    else if (tipo === TIPO.alteracao) {
+      remove(it[I.depois])
+      partners.push([...(it[I.antes] ?? [])])
+    }
+  }
+}
+
+const fields = (dados: string): Registro => dados.split(CARD_SEPARATOR).map((v) => v || null)
+
+/** The root's establishments and partners as they were in `referencia` (a month held), from the current ones. */
+function rootAt(files: CnpjFiles, root: string, referencia: string) {
+  const records = new Map<string, Registro | null>(files.cards.cardsOfRoot(root).map((c) => [c.cnpj, fields(c.dados)]))
+  const dados = files.cards.partners(root)
+  const partners: RegistroSocio[] = dados === null ? [] : dados.split(PARTNER_SEPARATOR).map(fields)
+  const key = rootKey(root)
+  for (const month of laterMonths(files, referencia)) {
+    const items = month.itemsOfRoot(key)
+    undoEstablishments(records, items)
+    undoPartners(partners, items)
+  }
+  partners.sort(compareSocios)
+  return { records, partners }
+}
+
+/** The month asked (?referencia=), checked; null for the month in use (the plain answer). */
+function monthAsked(files: CnpjFiles, referencia: string | undefined): CardView | null {
+  if (referencia === undefined || referencia === files.referencia) return null
+  const month = files.historico.month(referencia)
+  if (!month) throw notHeld(files, referencia)
+  return month.view(ROTULOS_MES)
+}
+
+const fichaOf = (cnpj: string, record: Registro): Ficha => ficha(cnpj, record)
+
+/** The card of `cnpj` as it was in `referencia`; null for the month in use. */
+export function empresaEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof Empresa> | null {
+  const view = monthAsked(files, referencia)
+  if (!view) return null
+  const record = rootAt(files, cnpj.slice(0, 8), view.referencia).records.get(cnpj)
+  if (!record) throw notFound(view, cnpj)
+  return card(view, fichaOf(cnpj, record))
+}
+
+export function completoEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof EmpresaCompleta> | null {
+  const view = monthAsked(files, referencia)
+  if (!view) return null
+  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia)
+  const main = records.get(cnpj)
+  if (!main) throw notFound(view, cnpj)
+  const fichas = [...records].filter(([, r]) => r).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, r]) => fichaOf(c, r!))
+  return completoDe(view, fichaOf(cnpj, main), fichas, partners.map((p) => socio(view, socioRow(p))))
+}
+
+export function sociosEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof Socios> | null {
+  const view = monthAsked(files, referencia)
+  if (!view) return null
+  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia)
+  if (!records.get(cnpj)) throw notFound(view, cnpj)
+  return sociosAnswer(view, cnpj, partners.map((p) => socio(view, socioRow(p))))
+}
+
+// ---- showing a change ----
+
+const EMPTY: Registro = Array(FICHA.length).fill(null)
+
+/** A field item's raw values as the card shows them, with the tables of the month that showed them. */
+function shown(it: Item, values: (string | null)[] | null, view: CardView): unknown {
+  const campo = it[I.campo]
+  if (campo === CAMPO_PRESENCA || values === null) return null
+  if (campo === CAMPO_SOCIOS) return socio(view, socioRow(values))
+  const record = [...EMPTY]
+  setBrutos(record, campo, values)
+  return valueAt(card(view, ficha(it[I.cnpj], record)) as unknown as Record<string, unknown>, CAMPOS[campo]!.campo)
+}
+
+function change(month: HistoryMonth, it: Item) {
+  const campo = it[I.campo]
+  return {
+    tipo: TIPOS[it[I.tipo]]!,
+    campo: campo >= 0 ? CAMPOS[campo]!.campo : campo === CAMPO_SOCIOS ? 'socios' : null,
+    antes: shown(it, it[I.antes], month.view(ROTULOS_ANTERIOR)),
+    depois: shown(it, it[I.depois], month.view(ROTULOS_MES)),
+  }
+}
+
+const fonte = (referencia: string) => ({ base: 'RFB/CNPJ' as const, referencia })
+
+/** A CNPJ's changes in every month held, newest first; `meses`: the months it was in the dump. */
+export function historico(files: CnpjFiles, cnpj: string): Out<typeof Historico> {
+  const root = cnpj.slice(0, 8)
+  const key = rootKey(root)
+  const months = files.historico.months
+  let present = files.cards.card(cnpj) !== null
+  const meses: string[] = []
+  const mudancas: Out<typeof Mudanca>[] = []
+  for (let k = months.length - 1; k >= 0; k--) {
+    const month = months[k]!
+    if (present) meses.push(month.referencia)
+    if (month.meta.referencia_anterior === null) continue
+    // The company's changes (and its partners') show on the cards of the establishments in the dump that month.
+    const inDump = present
+    for (const it of month.itemsOfRoot(key)) {
+      const own = it[I.cnpj] === cnpj
+      if (!own && !(inDump && (isCompanyItem(it) || it[I.campo] === CAMPO_SOCIOS))) continue
+      if (own && (it[I.tipo] === TIPO.abertura || it[I.tipo] === TIPO.voltou)) present = false
+      else if (own && it[I.tipo] === TIPO.saiu) present = true
+      mudancas.push({ referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, ...change(month, it) })
+    }
+  }
+  return { cnpj, meses: meses.reverse(), mudancas, fonte: fonte(files.referencia) }
+}
+
+// ---- the change feed ----
+
+type Interval = [lo: number, hi: number]
+
+/**
+ * A filter as key intervals of one ordering (historico-layout.ts): the feed (tipo, UF, município,
+ * CNAE) or, for a CNAE without município, the CNAE ordering (CNAE, tipo, UF, município). A dimension
+ * left out after one that is given spreads a filter over one interval per tipo, at most.
+ */
+function intervals(f: { tipo?: number; uf?: number; municipio?: number; cnae?: number }): { ordering: 'feed' | 'cnae'; list: Interval[] } {
+  const tipos = f.tipo === undefined ? [...TIPOS.keys()] : [f.tipo]
+  const full = (a: number | undefined, max: number): [number, number] => (a === undefined ? [0, max] : [a, a])
+  const [u0, u1] = full(f.uf, MAX.uf)
+  const [m0, m1] = full(f.municipio, MAX.municipio)
+  if (f.cnae !== undefined && f.municipio === undefined) {
+    const c = f.cnae
+    if (f.tipo === undefined && f.uf === undefined) return { ordering: 'cnae', list: [[key2(c, 0, 0, 0), key2(c, MAX.tipo, MAX.uf, MAX.municipio)]] }
+    return { ordering: 'cnae', list: tipos.map((t): Interval => [key2(c, t, u0, 0), key2(c, t, u1, MAX.municipio)]) }
+  }
+  const [c0, c1] = full(f.cnae, MAX.cnae)
+  if (f.tipo === undefined && f.uf === undefined) return { ordering: 'feed', list: [[key1(0, 0, 0, 0), key1(MAX.tipo, MAX.uf, MAX.municipio, MAX.cnae)]] }
+  return { ordering: 'feed', list: tipos.map((t): Interval => [key1(t, u0, m0, c0), key1(t, u1, m1, c1)]) }
+}
+
+/** A month's change feed, filtered and paged: counted and read by position (never by scanning). */
+export function mudancas(files: CnpjFiles, q: Out<typeof MudancasQuery>): Out<typeof Mudancas> {
+  const held = files.historico.months
+  const month = q.referencia === undefined ? held.at(-1) : files.historico.month(q.referencia)
+  if (!month) throw notHeld(files, q.referencia ?? files.referencia)
+  const empty = { referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, lacuna: month.meta.lacuna, pagina: q.pagina, fonte: fonte(month.referencia) }
+  let uf = q.uf
+  if (q.municipio !== undefined) {
+    // A município belongs to one UF: the month's changes say which.
+    const of = month.ufOfMunicipio(q.municipio)
+    if (of === undefined || (uf !== undefined && uf !== of)) return page(empty, 0, q, [])
+    uf = of as typeof uf
+  }
+  const { ordering, list } = intervals({
+    tipo: q.tipo === undefined ? undefined : tipoCode(q.tipo),
+    uf: uf === undefined ? undefined : ufSlotOf(uf),
+    municipio: q.municipio === undefined ? undefined : municipioCodeOf(q.municipio),
+    cnae: q.cnae === undefined ? undefined : cnaeCodeOf(q.cnae),
+  })
+  const ranges = list.map(([lo, hi]) => [month.lowerBound(ordering, lo), month.lowerBound(ordering, hi + 1)] as const).filter(([a, b]) => b > a)
+  const total = ranges.reduce((n, [a, b]) => n + (b - a), 0)
+  const offset = (q.pagina - 1) * q.por_pagina
+  const positions: number[] = []
+  let skip = offset
+  for (const [a, b] of ranges) {
+    if (positions.length >= q.por_pagina) break
+    if (skip >= b - a) {
+      skip -= b - a
+      continue
+    }
+    for (let p = a + skip; p < b && positions.length < q.por_pagina; p++) positions.push(ordering === 'feed' ? p : month.feedPosition(p))
+    skip = 0
+  }
+  return page(empty, total, q, positions.map((p) => feedItem(month, month.item(p))))
+}
+
+function page(base: Omit<Out<typeof Mudancas>, 'total' | 'mudancas'>, total: number, q: Out<typeof MudancasQuery>, items: Out<typeof MudancaDoMes>[]): Out<typeof Mudancas> {
+  const pages = Math.max(1, Math.ceil(total / q.por_pagina))
+  if (q.pagina > pages)
+    throw new ApiError('parametro_invalido', `parâmetro de consulta 'pagina': a página ${q.pagina} passa do fim; com estes filtros há ${total} mudanças em ${base.referencia}, ${pages} página${pages === 1 ? '' : 's'} de ${q.por_pagina}`)
+  return { ...base, total, mudancas: items }
+}
+
+function feedItem(month: HistoryMonth, it: Item): Out<typeof MudancaDoMes> {
+  // saiu_do_cadastro is shown where the establishment was, with the tables of that month.
+  const view = it[I.tipo] === TIPO.saiu ? month.view(ROTULOS_ANTERIOR) : month.view(ROTULOS_MES)
+  const place = { uf: it[I.uf], municipio: it[I.municipio], cidade_exterior: it[I.exterior] } as Ficha
+  return { cnpj: it[I.cnpj], ...change(month, it), uf: it[I.uf], municipio: municipio(view, place), cnae_principal: it[I.cnae], razao_social: it[I.razao] }
+}

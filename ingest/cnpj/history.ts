@@ -22,7 +22,7 @@ import { BuildError } from '../lib/snapshot'
 import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
-import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
+import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, ESTABLISHMENT_VALUES_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
 import { ItemList, writeMonthFile } from './history-file'
 import { partitionRelation, partitionSelect } from './partitions'
 
@@ -93,8 +93,6 @@ export interface HistoryOptions {
   plan: HistoryPlan
   /** The build's temp dir (its cnpj.duckdb is complete and closed). */
   work: string
-  /** The new month's root partitions (load.ts PARTS_DIR). */
-  partsDir: string
   memoryLimit: string
   threads: number
   quiet?: boolean
@@ -111,6 +109,8 @@ export interface HistorySummary {
   por_tipo: Record<string, number>
   /** Bytes of every month file held. */
   bytes: number
+  /** CPU seconds of each step of the comparison (empty when there was none). */
+  cpu_segundos: Record<string, number>
 }
 
 /** Hard link (same file system: the data dir), or a copy where links are not allowed. */
@@ -150,6 +150,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
   })
   const conn = await instance.connect()
   let meta: HistoryMeta | null = null
+  let cpu: Record<string, number> = {}
   try {
     await conn.run(`ATTACH ${sqlString(join(work, DUCKDB_FILE))} AS depois (READ_ONLY)`)
     const rotulos = await readRotulos(conn, 'depois')
@@ -164,11 +165,13 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       if (!plan.held.length) empty(plan.currentMonth!, rotulosAntes)
       const left = new Set<string>()
       for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
-      const month = await compareMonths(conn, { ...o, tmp, rotulos, left })
+      const { steps, ...month } = await compareMonths(conn, { ...o, tmp, rotulos, left })
       meta = writeMonthFile(join(dir, historyFile(plan.month)), {
         referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
         rotulos, rotulosAnterior: rotulosAntes, ...month,
       })
+      steps.lap('arquivo')
+      cpu = steps.cpu
     }
   } finally {
     conn.closeSync()
@@ -177,7 +180,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
   }
   const meses = heldMonths(work)
   const bytes = meses.reduce((n, m) => n + statSync(join(dir, historyFile(m))).size, 0)
-  return { meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes }
+  return { meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes, cpu_segundos: cpu }
 }
 
 /** The meta of a month file. */
@@ -204,36 +207,72 @@ function monthExtra<T>(path: string, key: string): T {
 
 // ---- the comparison ----
 
-/** Columns of the old month's partitions, over its registry tables: what the comparison reads (the new month's partitions have them too). */
-const OLD_PARTITION: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string> = {
+/**
+ * What the comparison reads of each month's registry table: the columns the cards show (the
+ * establishment's as its card part, `ficha`, as the card store writes it), over its DuckDB table.
+ */
+const DETAIL: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string> = {
   estabelecimentos: `cnpj, cnpj_basico, ${ESTABLISHMENT_CARD_SQL} AS ficha, matriz_filial`,
   empresas: partitionSelect('empresas'),
   simples: partitionSelect('simples'),
   socios: partitionSelect('socios'),
 }
-type Kind = keyof typeof OLD_PARTITION
+type Kind = keyof typeof DETAIL
+const KINDS = Object.keys(DETAIL) as Kind[]
+const columnsOf = (kind: Kind) => partitionSelect(kind).split(', ').filter((c) => c !== 'cnpj_basico')
 
-/** A partition's relation of one month; an empty one with the same columns when it got no rows. */
-function relation(partsDir: string, kind: Kind, p: number, db: 'antes' | 'depois'): string {
-  const columns = kind === 'estabelecimentos' ? 'cnpj, cnpj_basico, ficha, matriz_filial' : '*'
-  const rel = partitionRelation(partsDir, kind, p)
-  return rel ? `(SELECT ${columns} FROM ${rel})` : `(SELECT ${OLD_PARTITION[kind]} FROM ${db}.${kind} LIMIT 0)`
+/**
+ * One hash per row (per root for the partners, a sum: the same multiset of rows, the same sum),
+ * over the values the cards show. Comparing these over every row of both months is cheap; the
+ * card strings are built only for the roots whose hashes differ.
+ */
+const FINGERPRINT: Record<Kind, (db: string) => string> = {
+  estabelecimentos: (db) => `SELECT cnpj, cnpj_basico, hash(${ESTABLISHMENT_VALUES_SQL.join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.estabelecimentos`,
+  empresas: (db) => `SELECT cnpj_basico, sum(hash(${columnsOf('empresas').join(', ')})) AS h, any_value(${partitionSql('cnpj_basico')}) AS part FROM ${db}.empresas GROUP BY cnpj_basico`,
+  simples: (db) => `SELECT cnpj_basico, sum(hash(${columnsOf('simples').join(', ')})) AS h, any_value(${partitionSql('cnpj_basico')}) AS part FROM ${db}.simples GROUP BY cnpj_basico`,
+  socios: (db) => `SELECT cnpj_basico, sum(hash(${columnsOf('socios').join(', ')})) AS h, any_value(${partitionSql('cnpj_basico')}) AS part FROM ${db}.socios GROUP BY cnpj_basico`,
 }
 
-/** One month's partition, as temp tables: e (establishments), c (company part per root with an establishment), s (partner list per root). */
-async function stage(conn: DuckDBConnection, side: 'o' | 'n', rel: (kind: Kind) => string) {
-  const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
-  await conn.run(`CREATE OR REPLACE TEMP TABLE e${side} AS SELECT * FROM ${rel('estabelecimentos')}`)
-  await conn.run(`CREATE OR REPLACE TEMP TABLE c${side} AS SELECT r.cnpj_basico, ${COMPANY_CARD_SQL} AS parte
-    FROM (SELECT DISTINCT cnpj_basico FROM e${side}) r LEFT JOIN ${one(rel('empresas'))} m USING (cnpj_basico) LEFT JOIN ${one(rel('simples'))} si USING (cnpj_basico)`)
-  await conn.run(`CREATE OR REPLACE TEMP TABLE s${side} AS SELECT s.cnpj_basico, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista
-    FROM ${rel('socios')} s GROUP BY s.cnpj_basico`)
+/** Groups of root partitions the changed roots' rows are compared in. */
+const DETAIL_GROUPS = 10
+
+/** A partition's relation under `dir`; an empty one with the same columns when it got no rows. */
+function relation(dir: string, kind: Kind, p: number, empty: string): string {
+  const rel = partitionRelation(dir, kind, p)
+  return rel ? `(SELECT * FROM ${rel})` : `(${empty} LIMIT 0)`
 }
 
-/** The headquarters of each root (else its first establishment): the CNPJ a company's changes are listed under. */
-const representatives = (side: 'o' | 'n') => `(SELECT cnpj_basico, min_by(cnpj, k) AS cnpj, min_by(ficha, k) AS ficha FROM
-  (SELECT cnpj_basico, cnpj, ficha, (CASE WHEN matriz_filial = 1 THEN '0' ELSE '1' END) || cnpj AS k FROM e${side} WHERE cnpj_basico IN (SELECT raiz FROM raizes))
-  GROUP BY cnpj_basico)`
+const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
+
+/**
+ * One partition pair's differences, as temp tables. Over every row only narrow joins run: the
+ * establishments on the CNPJ (their card part, `ficha`, compared as one string), the company and
+ * Simples rows on the root (row against row, every column the cards read), the partner rows as
+ * multisets; the card strings of the company and the partner lists are then built for the
+ * changed roots only (about 2 % of them a month).
+ */
+async function differences(conn: DuckDBConnection, o: (kind: Kind) => string, n: (kind: Kind) => string) {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE de AS SELECT coalesce(o.cnpj, n.cnpj) AS cnpj, coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.ficha AS antes, n.ficha AS depois
+    FROM ${o('estabelecimentos')} o FULL OUTER JOIN ${n('estabelecimentos')} n ON o.cnpj = n.cnpj WHERE o.ficha IS DISTINCT FROM n.ficha`)
+  const rows = (kind: Kind) => `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${one(o(kind))} o FULL OUTER JOIN ${one(n(kind))} n ON o.cnpj_basico = n.cnpj_basico WHERE o IS DISTINCT FROM n`
+  await conn.run(`CREATE OR REPLACE TEMP TABLE dc AS ${rows('empresas')} UNION ${rows('simples')}`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ds AS SELECT DISTINCT cnpj_basico AS raiz FROM
+    ((SELECT * FROM ${o('socios')} EXCEPT ALL SELECT * FROM ${n('socios')}) UNION ALL (SELECT * FROM ${n('socios')} EXCEPT ALL SELECT * FROM ${o('socios')}))`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raizes AS SELECT raiz FROM de UNION SELECT raiz FROM dc UNION SELECT raiz FROM ds`)
+}
+
+/** For each changed root of one month: its company part of the card and its headquarters (else first establishment). */
+const context = (side: (kind: Kind) => string) => {
+  const changed = (kind: Kind) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${side(kind)} WHERE cnpj_basico IN (SELECT raiz FROM raizes))`
+  return `(SELECT r.raiz, ${COMPANY_CARD_SQL} AS parte, rep.cnpj, rep.ficha FROM raizes r
+    LEFT JOIN ${changed('empresas')} m ON m.cnpj_basico = r.raiz LEFT JOIN ${changed('simples')} si ON si.cnpj_basico = r.raiz
+    LEFT JOIN (SELECT cnpj_basico, min_by(cnpj, k) AS cnpj, min_by(ficha, k) AS ficha FROM
+      (SELECT cnpj_basico, cnpj, ficha, (CASE WHEN matriz_filial = 1 THEN '0' ELSE '1' END) || cnpj AS k FROM ${side('estabelecimentos')} WHERE cnpj_basico IN (SELECT raiz FROM raizes))
+      GROUP BY cnpj_basico) rep ON rep.cnpj_basico = r.raiz)`
+}
+
+const partnerLists = (side: (kind: Kind) => string) =>
+  `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ds) GROUP BY s.cnpj_basico)`
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const fields = (dados: string) => dados.split(CARD_SEPARATOR).map((v) => v || null)
@@ -255,32 +294,51 @@ interface CompareContext extends HistoryOptions {
   left: Set<string>
 }
 
-/** Compares the build in use (attached `antes`) with the new month; returns the month's items. */
-async function compareMonths(conn: DuckDBConnection, o: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string> }> {
-  const oldParts = join(o.tmp, 'antes')
-  mkdirSync(oldParts, { recursive: true })
-  // The old month split into the same root partitions, zstd (read once, right after).
-  for (const kind of Object.keys(OLD_PARTITION) as Kind[])
-    await conn.run(`COPY (SELECT ${OLD_PARTITION[kind]}, ${partitionSql('cnpj_basico')} AS part FROM antes.${kind}) TO ${sqlString(join(oldParts, kind))} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
-  const view: CardView = { lookups: toLookups(o.rotulos), referencia: o.plan.month }
-  const out = new ItemBuilder(view, o.left)
-  const bar = progress('histórico', PARTITIONS, { quiet: o.quiet })
-  const present = (dir: string, p: number) => (Object.keys(OLD_PARTITION) as Kind[]).some((kind) => partitionRelation(dir, kind, p) !== null)
+/**
+ * Compares the build in use (attached `antes`) with the new month (attached `depois`); returns the
+ * month's items. Three passes over the registry: each month's fingerprints, split by root
+ * partition; the changed roots, partition by partition; the changed roots' rows of both months,
+ * split again (a few percent of the registry), compared partition by partition into items.
+ */
+async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string>; steps: Steps }> {
+  const steps = new Steps()
+  const dir = (what: string, side: string) => join(o_.tmp, what, side)
+  const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  for (const side of ['antes', 'depois']) {
+    mkdirSync(dir('hash', side), { recursive: true })
+    for (const kind of KINDS) await write(FINGERPRINT[kind](side), join(dir('hash', side), kind))
+  }
+  steps.lap('impressoes')
+  await conn.run('CREATE OR REPLACE TEMP TABLE mudou (raiz VARCHAR)')
   for (let p = 0; p < PARTITIONS; p++) {
-    // A partition neither month has rows in (small dumps: tests, the sample) has nothing to compare.
-    if (!present(oldParts, p) && !present(o.partsDir, p)) {
+    const fp = (side: string, kind: Kind) => relation(dir('hash', side), kind, p, `SELECT * FROM (${FINGERPRINT[kind](side)})`)
+    const differ = (kind: Kind, key: string) =>
+      `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${fp('antes', kind)} o FULL OUTER JOIN ${fp('depois', kind)} n ON o.${key} = n.${key} WHERE o.h IS DISTINCT FROM n.h`
+    await conn.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)
+  }
+  steps.lap('raizes_mudadas')
+  // The changed roots' rows are a few percent of the registry: DETAIL_GROUPS groups of partitions
+  // keep each comparison in memory with far fewer queries (each costs a few ms however small).
+  for (const side of ['antes', 'depois']) {
+    mkdirSync(dir('linhas', side), { recursive: true })
+    for (const kind of KINDS)
+      await write(`SELECT ${DETAIL[kind]}, ${partitionSql('cnpj_basico')} % ${DETAIL_GROUPS} AS part FROM ${side}.${kind} WHERE cnpj_basico IN (SELECT raiz FROM mudou)`, join(dir('linhas', side), kind))
+  }
+  steps.lap('linhas_mudadas')
+  const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month }
+  const out = new ItemBuilder(view, o_.left)
+  const bar = progress('histórico', DETAIL_GROUPS, { quiet: o_.quiet })
+  const present = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('linhas', side), kind, p) !== null)
+  for (let p = 0; p < DETAIL_GROUPS; p++) {
+    // A partition with no changed root has nothing to compare.
+    if (!present('antes', p) && !present('depois', p)) {
       bar.add(1)
       continue
     }
-    await stage(conn, 'o', (kind) => relation(oldParts, kind, p, 'antes'))
-    await stage(conn, 'n', (kind) => relation(o.partsDir, kind, p, 'depois'))
-    await conn.run(`CREATE OR REPLACE TEMP TABLE de AS SELECT coalesce(o.cnpj, n.cnpj) AS cnpj, coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.ficha AS antes, n.ficha AS depois
-      FROM eo o FULL OUTER JOIN en n ON o.cnpj = n.cnpj WHERE o.ficha IS DISTINCT FROM n.ficha`)
-    await conn.run(`CREATE OR REPLACE TEMP TABLE dc AS SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.parte AS antes, n.parte AS depois
-      FROM co o FULL OUTER JOIN cn n ON o.cnpj_basico = n.cnpj_basico WHERE o.parte IS DISTINCT FROM n.parte`)
-    await conn.run(`CREATE OR REPLACE TEMP TABLE ds AS SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.lista AS antes, n.lista AS depois
-      FROM so o FULL OUTER JOIN sn n ON o.cnpj_basico = n.cnpj_basico WHERE o.lista IS DISTINCT FROM n.lista`)
-    await conn.run(`CREATE OR REPLACE TEMP TABLE raizes AS SELECT raiz FROM de UNION SELECT raiz FROM dc UNION SELECT raiz FROM ds`)
+    const o = (kind: Kind) => relation(dir('linhas', 'antes'), kind, p, `SELECT ${DETAIL[kind]} FROM antes.${kind}`)
+    const n = (kind: Kind) => relation(dir('linhas', 'depois'), kind, p, `SELECT ${DETAIL[kind]} FROM depois.${kind}`)
+    await differences(conn, o, n)
+    steps.lap('comparacao')
     const roots = new Map<string, RootChanges>()
     const at = (raiz: string) => {
       let r = roots.get(raiz)
@@ -289,22 +347,43 @@ async function compareMonths(conn: DuckDBConnection, o: CompareContext): Promise
     }
     for (const [cnpj, raiz, antes, depois] of (await conn.runAndReadAll('SELECT cnpj, raiz, antes, depois FROM de')).getRows())
       at(String(raiz)).estabs.push({ cnpj: String(cnpj), antes: text(antes), depois: text(depois) })
-    for (const [raiz, antes, depois] of (await conn.runAndReadAll('SELECT raiz, antes, depois FROM ds')).getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
-    const context = await conn.runAndReadAll(`SELECT r.raiz, co.parte, cn.parte, rn.cnpj, rn.ficha, ro.cnpj, ro.ficha FROM raizes r
-      LEFT JOIN co ON co.cnpj_basico = r.raiz LEFT JOIN cn ON cn.cnpj_basico = r.raiz
-      LEFT JOIN ${representatives('n')} rn ON rn.cnpj_basico = r.raiz LEFT JOIN ${representatives('o')} ro ON ro.cnpj_basico = r.raiz`)
-    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of context.getRows()) {
+    const partners = await conn.runAndReadAll(`SELECT d.raiz, so.lista, sn.lista FROM ds d LEFT JOIN ${partnerLists(o)} so USING (raiz) LEFT JOIN ${partnerLists(n)} sn USING (raiz)`)
+    for (const [raiz, antes, depois] of partners.getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
+    const both = await conn.runAndReadAll(`SELECT a.raiz, a.parte, b.parte, b.cnpj, b.ficha, a.cnpj, a.ficha FROM ${context(o)} a JOIN ${context(n)} b USING (raiz)`)
+    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both.getRows()) {
       const r = at(String(raiz))
-      r.empresa = { antes: text(antes), depois: text(depois) }
+      // A month's company part counts only when the root has an establishment in that month.
+      r.empresa = { antes: cnpjO === null ? null : text(antes), depois: cnpjN === null ? null : text(depois) }
       if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }
       if (cnpjO !== null) r.repAntes = { cnpj: String(cnpjO), ficha: String(fichaO) }
     }
+    steps.lap('comparacao')
     for (const [raiz, r] of roots) out.root(raiz, r)
+    steps.lap('itens')
     releaseResults()
     bar.add(1)
   }
   bar.done()
-  return { items: out.items, saidas: out.saidas, municipios: out.municipios }
+  return { items: out.items, saidas: out.saidas, municipios: out.municipios, steps }
+}
+
+/**
+ * CPU seconds (this process, DuckDB's threads included) of each step of the comparison, added up
+ * across the partitions: which step bounds the history on a given machine (the manifest keeps them).
+ */
+class Steps {
+  readonly cpu: Record<string, number> = {}
+  private at = Steps.now()
+  private static now() {
+    const u = process.cpuUsage()
+    return (u.user + u.system) / 1e6
+  }
+  /** Charges the CPU since the last call to `step`. */
+  lap(step: string) {
+    const now = Steps.now()
+    this.cpu[step] = Math.round(((this.cpu[step] ?? 0) + now - this.at) * 10) / 10
+    this.at = now
+  }
 }
 
 /** Turns a root's differences into items (CAMPOS), keeping a change only when the card shows it. */

@@ -385,16 +385,16 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     } finally {
       cards.close()
     }
+    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     lap('fichas_e_busca')
     for (const [n, kind] of indexKinds.entries()) cpuSeconds[`indice_${kind}`] = tenths((await indexes[n]!.done).cpuSeconds)
     cardConn.closeSync()
     instance.closeSync()
     instance = undefined
-    releaseResults(true)
-    // The history: this month compared with the build in use, from the partitions still here.
-    const historico = await buildHistory({ plan: historyPlan, work, partsDir: join(work, PARTS_DIR), memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
-    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
     await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
+    releaseResults(true)
+    // The history: this month compared with the build in use, through both months' DuckDB tables.
+    const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
     lap('historico')
 
     const manifest: Manifest = {

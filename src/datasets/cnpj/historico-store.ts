@@ -7,8 +7,8 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { openImmutable } from '../../core/stores/sqlite'
 import {
-  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodePositions, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT,
-  INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RotulosJson,
+  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT,
+  INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
 } from './historico-layout'
 import type { CardView } from './service'
 import type { Lookup } from './store'
@@ -16,8 +16,8 @@ import type { Lookup } from './store'
 /** Decoded blocks kept per process (a feed block is ~10 KB decoded): the first blocks of popular ranges stay hot. */
 const CACHE_BLOCKS = 2048
 class BlockCache {
-  private readonly map = new Map<string, FeedBlock | CnaeBlock>()
-  get<T extends FeedBlock | CnaeBlock>(key: string, load: () => T): T {
+  private readonly map = new Map<string, FeedBlock | CnaeBlock | RootBlock>()
+  get<T extends FeedBlock | CnaeBlock | RootBlock>(key: string, load: () => T): T {
     const hit = this.map.get(key)
     if (hit) {
       // Most recently used last: Map keeps insertion order.
@@ -66,6 +66,7 @@ export class HistoryMonth {
   private readonly feedStmt: Statement
   private readonly cnaeStmt: Statement
   private readonly rootStmt: Statement
+  private readonly rootBlockStmt: Statement
   private feedIndex?: Float64Array
   private cnaeIndex?: Float64Array
   private municipioUf?: Record<string, string>
@@ -80,7 +81,8 @@ export class HistoryMonth {
     }
     this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
     this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
-    this.rootStmt = this.db.prepare('SELECT pos FROM raiz WHERE chave = ?')
+    this.rootStmt = this.db.prepare('SELECT chave FROM raiz WHERE chave <= ? ORDER BY chave DESC LIMIT 1')
+    this.rootBlockStmt = this.db.prepare('SELECT dados FROM raiz WHERE chave = ?')
   }
 
   get referencia() {
@@ -152,14 +154,25 @@ export class HistoryMonth {
     return b * size + s
   }
 
-  /** Every item of a root in this month, in feed order. */
+  /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
   itemsOfRoot(rootKey: number): Item[] {
-    const row = this.rootStmt.get(rootKey) as { pos: Uint8Array } | null
-    return row ? [...decodePositions(row.pos)].map((p) => this.item(p)) : []
+    const row = this.rootStmt.get(rootKey) as { chave: number } | null
+    if (!row) return []
+    const block = this.cache.get(`${this.meta.referencia}r${row.chave}`, () => decodeRootBlock((this.rootBlockStmt.get(row.chave) as { dados: Uint8Array }).dados))
+    let lo = 0
+    let hi = block.roots.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const r = block.roots[mid]!
+      if (r === rootKey) return [...block.positions.subarray(block.starts[mid]!, block.starts[mid + 1]!)].map((p) => this.item(p))
+      if (r < rootKey) lo = mid + 1
+      else hi = mid - 1
+    }
+    return []
   }
 
   close() {
-    for (const s of [this.feedStmt, this.cnaeStmt, this.rootStmt]) s.finalize()
+    for (const s of [this.feedStmt, this.cnaeStmt, this.rootStmt, this.rootBlockStmt]) s.finalize()
     this.db.close()
   }
 }

@@ -310,7 +310,9 @@ async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promis
   }
   steps.lap('impressoes')
   await conn.run('CREATE OR REPLACE TEMP TABLE mudou (raiz VARCHAR)')
+  const hashed = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('hash', side), kind, p) !== null)
   for (let p = 0; p < PARTITIONS; p++) {
+    if (!hashed('antes', p) && !hashed('depois', p)) continue
     const fp = (side: string, kind: Kind) => relation(dir('hash', side), kind, p, `SELECT * FROM (${FINGERPRINT[kind](side)})`)
     const differ = (kind: Kind, key: string) =>
       `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${fp('antes', kind)} o FULL OUTER JOIN ${fp('depois', kind)} n ON o.${key} = n.${key} WHERE o.h IS DISTINCT FROM n.h`

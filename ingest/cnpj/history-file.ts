@@ -39,8 +39,8 @@ export interface MonthFile {
   items: ItemList
   /** CNPJs that left the registry in this month. */
   saidas: string[]
-  /** The município codes of the items, with their UF. */
-  municipios: Record<string, string>
+  /** The município codes of the items, with their UFs (one in a clean dump: the Receita's codes are national). */
+  municipios: Record<string, string[]>
 }
 
 const FEED_ORDER = (items: ItemList) => (a: number, b: number) =>

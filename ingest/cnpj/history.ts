@@ -300,7 +300,7 @@ interface CompareContext extends HistoryOptions {
  * partition; the changed roots, partition by partition; the changed roots' rows of both months,
  * split again (a few percent of the registry), compared partition by partition into items.
  */
-async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string>; steps: Steps }> {
+async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string[]>; steps: Steps }> {
   const steps = new Steps()
   const dir = (what: string, side: string) => join(o_.tmp, what, side)
   const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
@@ -392,7 +392,7 @@ class Steps {
 class ItemBuilder {
   readonly items = new ItemList()
   readonly saidas: string[] = []
-  readonly municipios: Record<string, string> = {}
+  readonly municipios: Record<string, string[]> = {}
   constructor(private readonly view: CardView, private readonly left: Set<string>) {}
 
   private add(cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null, where: Registro) {
@@ -401,7 +401,10 @@ class ItemBuilder {
     const municipio = where[FICHA_INDEX.municipio] ?? null
     const item: Item = [cnpj, tipo, campo, antes, depois, uf, municipio, uf === 'EX' ? (where[FICHA_INDEX.cidade_exterior] ?? null) : null, where[FICHA_INDEX.cnae_principal] ?? null, where[FICHA_INDEX.razao_social] ?? null]
     const u = ufSlotOf(uf), m = municipioCodeOf(municipio), c = cnaeCodeOf(item[8])
-    if (uf !== null && municipio !== null) this.municipios[municipio] ??= uf
+    if (uf !== null && municipio !== null) {
+      const ufs = (this.municipios[municipio] ??= [])
+      if (!ufs.includes(uf)) ufs.push(uf)
+    }
     this.items.push(JSON.stringify(item), key1(tipo, u, m, c), key2(c, tipo, u, m), cnpj, campo, tipo, rootKey(cnpj.slice(0, 8)))
   }
 

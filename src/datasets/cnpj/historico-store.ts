@@ -69,7 +69,7 @@ export class HistoryMonth {
   private readonly rootBlockStmt: Statement
   private feedIndex?: Float64Array
   private cnaeIndex?: Float64Array
-  private municipioUf?: Record<string, string>
+  private municipioUfs?: Record<string, string[]>
   private views: (CardView | null)[] = []
 
   constructor(path: string, private readonly cache: BlockCache) {
@@ -115,10 +115,13 @@ export class HistoryMonth {
     return which === INDEX_FEED ? (this.feedIndex ??= read()) : (this.cnaeIndex ??= read())
   }
 
-  /** The UF of a município code among this month's changes (a filter by município alone). */
-  ufOfMunicipio(code: string): string | undefined {
-    this.municipioUf ??= decodeJson<Record<string, string>>((this.db.query("SELECT dados FROM extra WHERE chave = 'municipios'").get() as { dados: Uint8Array }).dados)
-    return this.municipioUf[code]
+  /**
+   * The UFs a município code has among this month's changes (a filter by município alone): one in a
+   * clean dump (the Receita's codes are national), more where rows disagree.
+   */
+  ufsOfMunicipio(code: string): string[] {
+    this.municipioUfs ??= decodeJson<Record<string, string[]>>((this.db.query("SELECT dados FROM extra WHERE chave = 'municipios'").get() as { dados: Uint8Array }).dados)
+    return this.municipioUfs[code] ?? []
   }
 
   /** The item at a feed position. */

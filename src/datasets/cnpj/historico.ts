@@ -209,22 +209,26 @@ type Interval = [lo: number, hi: number]
 
 /**
  * A filter as key intervals of one ordering (historico-layout.ts): the feed (tipo, UF, município,
- * CNAE) or, for a CNAE without município, the CNAE ordering (CNAE, tipo, UF, município). A dimension
- * left out after one that is given spreads a filter over one interval per tipo, at most.
+ * CNAE) or, for a CNAE without município, the CNAE ordering (CNAE, tipo, UF, município). A
+ * dimension left out before one that is given spreads a filter over one interval per tipo (and per
+ * UF of the município), in feed order.
  */
-function intervals(f: { tipo?: number; uf?: number; municipio?: number; cnae?: number }): { ordering: 'feed' | 'cnae'; list: Interval[] } {
+function intervals(f: { tipo?: number; ufs?: number[]; municipio?: number; cnae?: number }): { ordering: 'feed' | 'cnae'; list: Interval[] } {
   const tipos = f.tipo === undefined ? [...TIPOS.keys()] : [f.tipo]
-  const full = (a: number | undefined, max: number): [number, number] => (a === undefined ? [0, max] : [a, a])
-  const [u0, u1] = full(f.uf, MAX.uf)
-  const [m0, m1] = full(f.municipio, MAX.municipio)
+  const ufs = f.ufs ?? []
   if (f.cnae !== undefined && f.municipio === undefined) {
     const c = f.cnae
-    if (f.tipo === undefined && f.uf === undefined) return { ordering: 'cnae', list: [[key2(c, 0, 0, 0), key2(c, MAX.tipo, MAX.uf, MAX.municipio)]] }
-    return { ordering: 'cnae', list: tipos.map((t): Interval => [key2(c, t, u0, 0), key2(c, t, u1, MAX.municipio)]) }
+    if (f.tipo === undefined && f.ufs === undefined) return { ordering: 'cnae', list: [[key2(c, 0, 0, 0), key2(c, MAX.tipo, MAX.uf, MAX.municipio)]] }
+    if (f.ufs === undefined) return { ordering: 'cnae', list: [[key2(c, f.tipo!, 0, 0), key2(c, f.tipo!, MAX.uf, MAX.municipio)]] }
+    return { ordering: 'cnae', list: tipos.flatMap((t) => ufs.map((u): Interval => [key2(c, t, u, 0), key2(c, t, u, MAX.municipio)])) }
   }
-  const [c0, c1] = full(f.cnae, MAX.cnae)
-  if (f.tipo === undefined && f.uf === undefined) return { ordering: 'feed', list: [[key1(0, 0, 0, 0), key1(MAX.tipo, MAX.uf, MAX.municipio, MAX.cnae)]] }
-  return { ordering: 'feed', list: tipos.map((t): Interval => [key1(t, u0, m0, c0), key1(t, u1, m1, c1)]) }
+  if (f.ufs === undefined) {
+    if (f.tipo === undefined) return { ordering: 'feed', list: [[key1(0, 0, 0, 0), key1(MAX.tipo, MAX.uf, MAX.municipio, MAX.cnae)]] }
+    return { ordering: 'feed', list: [[key1(f.tipo, 0, 0, 0), key1(f.tipo, MAX.uf, MAX.municipio, MAX.cnae)]] }
+  }
+  const [m0, m1] = f.municipio === undefined ? [0, MAX.municipio] : [f.municipio, f.municipio]
+  const [c0, c1] = f.cnae === undefined ? [0, MAX.cnae] : [f.cnae, f.cnae]
+  return { ordering: 'feed', list: tipos.flatMap((t) => ufs.map((u): Interval => [key1(t, u, m0, c0), key1(t, u, m1, c1)])) }
 }
 
 /** A month's change feed, filtered and paged: counted and read by position (never by scanning). */
@@ -232,17 +236,16 @@ export function mudancas(files: CnpjFiles, q: Out<typeof MudancasQuery>): Out<ty
   const held = files.historico.months
   const month = q.referencia === undefined ? held.at(-1) : files.historico.month(q.referencia)
   if (!month) throw notHeld(files, q.referencia ?? files.referencia)
-  const empty = { referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, lacuna: month.meta.lacuna, pagina: q.pagina, fonte: fonte(month.referencia) }
-  let uf = q.uf
+  const base = { referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, lacuna: month.meta.lacuna, pagina: q.pagina, fonte: fonte(month.referencia) }
+  let ufs = q.uf === undefined ? undefined : [q.uf as string]
   if (q.municipio !== undefined) {
-    // A município belongs to one UF: the month's changes say which.
-    const of = month.ufOfMunicipio(q.municipio)
-    if (of === undefined || (uf !== undefined && uf !== of)) return page(empty, 0, q, [])
-    uf = of as typeof uf
+    // A município is in one UF (more where the dump's rows disagree): the month's changes say which.
+    const of = month.ufsOfMunicipio(q.municipio)
+    ufs = ufs ? ufs.filter((u) => of.includes(u)) : of
   }
   const { ordering, list } = intervals({
     tipo: q.tipo === undefined ? undefined : tipoCode(q.tipo),
-    uf: uf === undefined ? undefined : ufSlotOf(uf),
+    ufs: ufs?.map(ufSlotOf).sort((a, b) => a - b),
     municipio: q.municipio === undefined ? undefined : municipioCodeOf(q.municipio),
     cnae: q.cnae === undefined ? undefined : cnaeCodeOf(q.cnae),
   })
@@ -260,7 +263,7 @@ export function mudancas(files: CnpjFiles, q: Out<typeof MudancasQuery>): Out<ty
     for (let p = a + skip; p < b && positions.length < q.por_pagina; p++) positions.push(ordering === 'feed' ? p : month.feedPosition(p))
     skip = 0
   }
-  return page(empty, total, q, positions.map((p) => feedItem(month, month.item(p))))
+  return page(base, total, q, positions.map((p) => feedItem(month, month.item(p))))
 }
 
 function page(base: Omit<Out<typeof Mudancas>, 'total' | 'mudancas'>, total: number, q: Out<typeof MudancasQuery>, items: Out<typeof MudancaDoMes>[]): Out<typeof Mudancas> {

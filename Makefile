@@ -26,8 +26,8 @@ system-deps:
 sample: node_modules/.installed ## build the bundled sample of every dataset if missing or built by another version
 	$(BUN) src/cli.ts ingest todas --amostra --se-preciso --quiet --data $(DATA)
 
-run: node_modules/.installed sample ## install, build the sample if missing, serve on :8080 with payments off
-	$(BUN) --max-http-header-size=1048576 src/cli.ts serve --gratis --port $(PORT) --data $(DATA)
+run: node_modules/.installed sample ## install, build the sample if missing, serve it on :8080 offline (--sem-fontes) with payments off
+	$(BUN) --max-http-header-size=1048576 src/cli.ts serve --gratis --sem-fontes --port $(PORT) --data $(DATA)
 
 typecheck: node_modules/.installed
 	node_modules/.bin/tsc --noEmit -p .

@@ -1,7 +1,10 @@
 // What the payment layer adds per paid request, on a local anvil chain with self-facilitation:
 // verify only (a paid request answered 404, so never settled) and verify + settle. The server's
 // own overhead = total time - time inside the facilitator (verify, settle, chain) - the handler
-// time measured unpaid in the same run. `bun bench/payments.ts [--requests 200]`.
+// time measured unpaid in the same run. Also: the PAYMENT-REQUIRED header of every paid route
+// (size; Node's fetch refuses 16 KiB of headers, proxies 4-8 KiB), the time of a 402, and what
+// compression costs a lookup (under the threshold) and a pack (over it).
+// `bun bench/payments.ts [--requests 200]`.
 import { createApp } from '../src/app'
 import { loadConfig } from '../src/core/config'
 import { createLogger } from '../src/core/log'
@@ -9,10 +12,11 @@ import { createFacilitator } from '../src/core/payments/facilitator'
 import { createPaymentGate } from '../src/core/payments/gate'
 import { DATASETS } from '../src/datasets/registry'
 import { ROUTES } from '../src/app'
-import { buildFixtureData } from '../test/cnpj/helpers'
+import { buildSampleData } from '../test/helpers'
 import { FACILITATOR_KEY, startChain } from '../test/payments/chain'
 import { header, signPayment } from '../test/payments/sign'
 import { opt } from './lib'
+import { exampleRequestOf, HEADER_BUDGET } from '../src/core/payments/bazaar'
 import { decodePaymentRequiredHeader } from '@x402/core/http'
 
 const N = Number(opt('--requests', '200'))
@@ -21,7 +25,7 @@ const f = (n: number) => n.toFixed(3)
 
 const chain = await startChain()
 await chain.mint(chain.payer.address, 1_000_000_000n)
-const dataDir = await buildFixtureData()
+const dataDir = await buildSampleData()
 const log = createLogger('silent')
 const config = loadConfig({ dataDir, payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'silent' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
 
@@ -69,6 +73,43 @@ async function paidRun(path: string, expected: number) {
     overheads.push(total - inside - handler)
   }
   return { total: totals, facilitator: facilitatorTimes, overhead: overheads, handler }
+}
+
+// The 402 of every paid route: header size for its example call (the route's real values).
+const sizes: [string, number][] = []
+for (const route of ROUTES.filter((r) => r.price !== null)) {
+  const ex = exampleRequestOf(route)
+  const q = new URLSearchParams(ex.query).toString()
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(ex.params[n]!)) + (q ? `?${q}` : '')
+  const r = await paid.handle(new Request(`https://dados-publicos.exemplo-de-empresa.com.br${path}`))
+  sizes.push([route.path, r.headers.get('payment-required')!.length])
+}
+sizes.sort((a, b) => b[1] - a[1])
+console.log(`PAYMENT-REQUIRED: ${sizes.length} rotas pagas, maior ${sizes[0]![1]} bytes (${sizes[0]![0]}), mediana ${sizes[Math.floor(sizes.length / 2)]![1]}, ${sizes.filter(([, n]) => n <= HEADER_BUDGET).length} de ${sizes.length} dentro de ${HEADER_BUDGET} bytes; nível de detalhe do Bazaar: ${Object.entries(Object.values(payments.challenges.levels()).reduce<Record<string, number>>((acc, l) => ((acc[l] = (acc[l] ?? 0) + 1), acc), {})).map(([l, n]) => `${l} ${n}`).join(', ')}`)
+
+// The time of a 402 (no payment), in process: the typical and the largest route.
+for (const path of ['/v1/cnpj/situacao/33683111000280', sizes[0]![0].replace('{cnpj}', '33683111000280')]) {
+  const times: number[] = []
+  for (let i = 0; i < N * 5; i++) {
+    const t = performance.now()
+    await (await paid.handle(new Request(url(path)))).arrayBuffer()
+    times.push(performance.now() - t)
+  }
+  console.log(`402 de ${path}: p50 ${f(pct(times, 0.5))} ms, p99 ${f(pct(times, 0.99))} ms (${N * 5} pedidos)`)
+}
+
+// Compression: a lookup (under the threshold: never compressed) and a pack (over it), with and without Accept-Encoding, interleaved.
+for (const path of ['/v1/cnpj/empresa/33683111000280', '/v1/cnpj/empresa/33683111000280/completo', '/v1/pacotes/brasil', '/openapi.json']) {
+  const runs = { sem: [] as number[], gzip: [] as number[] }
+  let bytes = { sem: 0, gzip: 0 }
+  for (let i = 0; i < N * 10; i++)
+    for (const mode of ['sem', 'gzip'] as const) {
+      const t = performance.now()
+      const body = await (await free.handle(new Request(url(path), mode === 'gzip' ? { headers: { 'accept-encoding': 'gzip, deflate, br' } } : {}))).arrayBuffer()
+      runs[mode].push(performance.now() - t)
+      bytes[mode] = body.byteLength
+    }
+  console.log(`compressão ${path}: sem Accept-Encoding p50 ${f(pct(runs.sem, 0.5) * 1000)} µs (${bytes.sem} bytes), com gzip/br p50 ${f(pct(runs.gzip, 0.5) * 1000)} µs (${bytes.gzip} bytes), razão ${(pct(runs.sem, 0.5) / pct(runs.gzip, 0.5)).toFixed(3)}`)
 }
 
 // Warm-up: the first requests initialize the facilitator and JIT the paths.

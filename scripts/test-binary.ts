@@ -65,6 +65,30 @@ try {
   await server.exited
 }
 check('stopping the server stops its second process', secondPid !== '' && !existsSync(`/proc/${secondPid}`), secondPid)
+
+// Paid mode, as an agent meets it: the 402 a Node client reads, and MCP over HTTP (the x402 libraries and the MCP SDK inside the binary).
+const paidPort = port + 1
+const paid = Bun.spawn([join(dir, 'dadosbr'), 'serve', '--processos', '1', '--port', String(paidPort), '--host', '127.0.0.1', '--data', join(dir, 'data'), '--pay-to', '0x000000000000000000000000000000000000dEaD', '--facilitator-url', 'http://127.0.0.1:9'], { cwd: dir, env, stderr: 'pipe' })
+try {
+  let challenge: Response | undefined
+  for (let i = 0; i < 100 && !challenge; i++) {
+    challenge = await fetch(`http://127.0.0.1:${paidPort}/v1/pacotes/brasil`).catch(() => undefined)
+    if (!challenge) await Bun.sleep(100)
+  }
+  const header = challenge?.headers.get('payment-required') ?? ''
+  const required = header ? JSON.parse(Buffer.from(header, 'base64').toString()) : {}
+  check(`paid mode: a 402 whose PAYMENT-REQUIRED fits 4 KiB (${header.length} bytes) with the Bazaar extension`, challenge?.status === 402 && header.length > 0 && header.length <= 4096 && required.extensions?.bazaar?.schema !== undefined, header.slice(0, 200))
+  const mcp = await fetch(`http://127.0.0.1:${paidPort}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  })
+  const listed = (await mcp.text()).match(/"name":"cnpj_situacao"/)
+  check('MCP over HTTP lists the tools', mcp.status === 200 && listed !== null, `${mcp.status}`)
+} finally {
+  paid.kill()
+  await paid.exited
+}
 rmSync(dir, { recursive: true, force: true })
 console.log(`binary: ${passed} passed, ${failed} failed`)
 process.exit(failed ? 1 : 0)

@@ -9,14 +9,12 @@ import { createLogger, type Logger } from './core/log'
 import { metricLabels, processMetrics } from './core/metrics'
 import type { RouteDef } from './core/route'
 import { createPayments, type PaymentLayer } from './core/payments'
-import { createServer, type Server } from './core/server'
+import { baseUrlOf, createServer, type Server } from './core/server'
+import { MCP_PATH, mcpHttpHandler } from './mcp/http'
 import { DATASETS } from './datasets/registry'
-import { plannedRoutes } from './datasets/planned'
 
-// The one route table: drives routing, payments, OpenAPI, llms.txt and /.well-known/x402.
-const SERVED: RouteDef[] = [healthRoute, ...DATASETS.flatMap((d) => d.routes)]
-/** The one route table: the served routes, then the interface's paths not served yet (501). */
-export const ROUTES: RouteDef[] = [...SERVED, ...plannedRoutes(SERVED, DATASETS.map((d) => d.name))]
+/** The one route table: drives routing, payments, OpenAPI, MCP tools, llms.txt and /.well-known/x402. */
+export const ROUTES: RouteDef[] = [healthRoute, ...DATASETS.flatMap((d) => d.routes)]
 
 export interface App extends Server {
   ctx: AppContext
@@ -55,7 +53,7 @@ export async function openStores(config: Config, log: Logger, failures = new Map
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? createLogger(config.logLevel, undefined, undefined, config.logFormat)
   const statics = discoveryRoutes(ROUTES, DATASETS, config)
-  const metrics = config.metrics ? processMetrics(metricLabels(ROUTES, statics)) : null
+  const metrics = config.metrics ? processMetrics(metricLabels(ROUTES, [...statics, { path: MCP_PATH }])) : null
   const payments = options.payments !== undefined ? options.payments : createPayments(config, log, DATASETS, ROUTES, metrics)
   const openFailures = new Map<string, string>()
   const ctx: AppContext = {
@@ -66,15 +64,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     openFailures,
     checkResponses: options.checkResponses ?? false,
     payments,
-    feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log }),
+    feeds: new FeedRunner(DATASETS.flatMap((d) => d.feeds ?? []), { dataDir: config.dataDir, log, offline: config.semFontes }),
   }
   if (options.backgroundFeeds) ctx.feeds.startBackground()
-  const server = createServer(ctx, ROUTES, statics, payments, metrics)
+  // MCP runs routes through the server it is mounted on: bound once the server exists.
+  let server: Server | null = null
+  const mcp = mcpHttpHandler({ routes: ROUTES, payments, log, baseUrlOf: (request) => baseUrlOf(ctx, request), run: (...args) => server!.run(...args) })
+  server = createServer(ctx, ROUTES, statics, payments, metrics, [mcp])
   return {
     ...server,
     ctx,
     close: async () => {
       metrics?.close()
+      await mcp.close()
+      payments?.close()
       ctx.feeds.stop()
       for (const store of ctx.stores.values()) await store?.close()
     },

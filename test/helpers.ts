@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs'
 import { createApp, type App, type AppOptions } from '../src/app'
 import { loadConfig, type SettingName } from '../src/core/config'
 import { createLogger } from '../src/core/log'
@@ -28,17 +29,22 @@ export async function get(app: App, path: string, init: RequestInit = {}) {
 let samples: Promise<string> | undefined
 /**
  * A data directory holding every dataset's bundled sample, built by the same code as
- * `dadosbr ingest todas --amostra` (once per test file). A dataset added to ingest/registry.ts
- * joins it, and with it the generated-input test.
+ * `dadosbr ingest todas --amostra` (once per test run) and handed to each caller as a copy of its
+ * own (~10 MB): a test whose app tries the polled sources writes their attempts into the copies, and
+ * must not change what the next test file sees. A dataset added to ingest/registry.ts joins it, and
+ * with it the generated-input test.
  */
-export function buildSampleData(): Promise<string> {
+export async function buildSampleData(): Promise<string> {
   samples ??= (async () => {
     const { INGESTS } = await import('../ingest/registry')
     const dataDir = tempDir('dadosbr-amostras-')
     for (const d of INGESTS) await d.sample({ flags: {}, dataDir, quiet: true, log: () => {} }, false)
     return dataDir
   })()
-  return samples
+  const copy = tempDir('dadosbr-amostras-')
+  // The `current` links are relative: copied as they are, they point into the copy.
+  cpSync(await samples, copy, { recursive: true, verbatimSymlinks: true })
+  return copy
 }
 
 /** Replay servers of a polled dataset's recorded upstreams, its settings pointed at them. */

@@ -40,11 +40,13 @@ export const alive = (pid: number) => {
 }
 
 /**
- * Starts `dadosbr serve --gratis --host 127.0.0.1 <args>`; collects its log as it comes; `announced`
+ * Starts `dadosbr serve --gratis --host 127.0.0.1 <args>` (without --gratis when args has --pay-to); collects its log as it comes; `announced`
  * resolves once the first process announced the port it got (--port 0) and its process count.
  */
-export function startServe(args: string[]) {
-  const proc = Bun.spawn([process.execPath, ...RUNTIME_FLAGS, CLI, 'serve', '--gratis', '--host', '127.0.0.1', ...args], { stderr: 'pipe' })
+export function startServe(args: string[], env?: Record<string, string>) {
+  // Free unless the test asks for payments (--pay-to).
+  const mode = args.includes('--pay-to') ? [] : ['--gratis']
+  const proc = Bun.spawn([process.execPath, ...RUNTIME_FLAGS, CLI, 'serve', ...mode, '--host', '127.0.0.1', ...args], { stderr: 'pipe', env: env ? { ...process.env, ...env } : undefined })
   const log = { text: '' }
   const decoder = new TextDecoder()
   const read = (async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { BCB_INSTITUICOES } from '../../src/datasets/bcb/upstreams'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildBcb, type BcbBuildResult } from './load'
 import { downloadBcb } from './sources'
 

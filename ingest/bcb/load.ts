@@ -8,10 +8,9 @@ import { join } from 'node:path'
 import { DATASET, DB_FILE, FORMAT, SCHEMA, SEGMENTOS, type BcbManifest, type Segmento } from '../../src/datasets/bcb/layout'
 import type { SourceRecord } from '../../src/core/stores/snapshot-layout'
 import { HeaderError } from '../../src/core/text/header'
-import { BuildError, buildSnapshot, currentManifest } from '../lib/snapshot'
+import { BuildError, buildSnapshot, currentManifest, sameSources } from '../lib/snapshot'
 import { listTables, sha256File, tableBytes, type TableFile } from '../lib/tables'
 import { validIsoDate } from '../lib/values'
-import { sameSources } from '../integridade/load'
 import { csvSheetRows, hostnames, registrosOf, segmentOf, SheetError, splitSheet, xlsxRows, type Registro, type Sheet } from './parse'
 
 export const SEGMENT_LABEL: Record<Segmento, string> = {

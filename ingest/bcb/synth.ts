@@ -4,7 +4,7 @@
 // undotted roots, sites with schemes and paths, the FONTE footer. Every name is made up.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeZipFiles } from '../integridade/format'
+import { writeZipFiles } from '../lib/zip-write'
 import { seededRandom } from '../lib/random'
 import { writeXlsx } from './xlsx-write'
 

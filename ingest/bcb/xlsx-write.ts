@@ -1,7 +1,7 @@
 // A minimal XLSX writer for fixtures and the benchmark's full-size lists: one sheet, every cell an
 // inline string (as the Banco Central's sheets hold text: roots with leading zeros, padded cells).
 // A workbook is a zip of XML parts; Excel, LibreOffice and read-excel-file open it.
-import { writeZipFiles } from '../integridade/format'
+import { writeZipFiles } from '../lib/zip-write'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 

@@ -3,7 +3,7 @@
 import { basename, join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
 import { heldMonths, monthRanges } from './history'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'

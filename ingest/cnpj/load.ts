@@ -1,11 +1,14 @@
-// Builds a month of the registry into a new directory (DuckDB file + text index + manifest),
-// checks it, and only then swaps the `current` link to it with an atomic rename. A failure at
-// any step leaves the serving files untouched.
+// Builds a month of the registry (DuckDB file, card store, two name indexes, manifest) through the
+// shared build-and-swap (ingest/lib/snapshot.ts): in a new directory, checked, and only then made
+// current by an atomic rename of the `current` link. A failure at any step leaves the serving
+// files untouched.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, MANIFEST_FILE, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
+import type { SnapshotManifest } from '../../src/core/stores/snapshot-layout'
+import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
+import { BuildError, buildSnapshot } from '../lib/snapshot'
 import { cardQueries, createCardStore, type CardStore } from './card-store'
 import { makeFifo, pumpToFifo, removeFifo } from '../lib/fifo'
 import { progress } from '../lib/progress'
@@ -35,7 +38,7 @@ export interface Reject {
   erro: string
 }
 
-export interface Manifest {
+export interface Manifest extends SnapshotManifest {
   base: 'RFB/CNPJ'
   /** Layout version of the files (FORMAT in src/datasets/cnpj/layout.ts). */
   formato: number
@@ -70,8 +73,6 @@ export interface BuildOptions {
   /** Start a new history at this month instead of comparing with the build in use (the bundled sample). */
   historyRestart?: boolean
 }
-
-export class BuildError extends Error {}
 
 /** Finds the month's zips in a directory (names compared case-insensitively) and checks each one's directory. */
 export async function findSources(dir: string, allowPartial: boolean): Promise<SourceFile[]> {
@@ -270,155 +271,145 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
   const memory = phaseMemory(options.memoryLimit ?? MEMORY_LIMIT)
   const plan = buildPlan(options.cores ?? machineCores(), Number(process.env.UV_THREADPOOL_SIZE ?? 4))
   const sources = await findSources(options.sourceDir, options.allowPartial ?? false)
-  // A month older than the history's newest is refused here, before anything is loaded.
-  const historyPlan = planHistory(options.dataDir, options.month, options.historyRestart)
   lap('verificacao')
-  const root = join(options.dataDir, DATASET_DIR)
-  await mkdir(root, { recursive: true })
-  const releaseLock = await takeBuildLock(root)
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')
-  const buildName = `${options.month}_${stamp}`
-  const work = join(root, `${buildName}.tmp`)
-  await rm(work, { recursive: true, force: true })
-  await mkdir(work)
+  return buildSnapshot<Manifest>({
+    dataDir: options.dataDir,
+    dataset: DATASET_DIR,
+    build: async (work) => {
+      // A month older than the history's newest is refused here, under the build lock and before anything is loaded.
+      const historyPlan = planHistory(options.dataDir, options.month, options.historyRestart)
+      let instance: DuckDBInstance | undefined
+      try {
+        // Every file loads straight into its table of the served file: the registry, typed, as
+        // researchers query it. The server reads the card store and the name index built after it.
+        instance = await DuckDBInstance.create(join(work, DUCKDB_FILE), {
+          autoinstall_known_extensions: 'false',
+          autoload_known_extensions: 'false',
+          preserve_insertion_order: 'false',
+          // Measured faster to write (NOTES §1); a reader needs DuckDB 1.5 or later.
+          storage_compatibility_version: 'latest',
+          threads: String(LOAD_THREADS),
+          // The build must peak under 8 GB; the limit covers DuckDB's buffer pool only (with 5GB this
+          // process peaked at 6.9 GB nationally, and the sum with the index children at 8.9 GB).
+          memory_limit: options.memoryLimit ?? MEMORY_LIMIT,
+          temp_directory: join(work, 'duckdb.tmp'),
+        })
+        const conn = await instance.connect()
+        for (const { kind } of FILE_KINDS) await conn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
 
-  let instance: DuckDBInstance | undefined
-  try {
-    // Every file loads straight into its table of the served file: the registry, typed, as
-    // researchers query it. The server reads the card store and the name index built after it.
-    instance = await DuckDBInstance.create(join(work, DUCKDB_FILE), {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      preserve_insertion_order: 'false',
-      // Measured faster to write (NOTES §1); a reader needs DuckDB 1.5 or later.
-      storage_compatibility_version: 'latest',
-      threads: String(LOAD_THREADS),
-      // The build must peak under 8 GB; the limit covers DuckDB's buffer pool only (with 5GB this
-      // process peaked at 6.9 GB nationally, and the sum with the index children at 8.9 GB).
-      memory_limit: options.memoryLimit ?? MEMORY_LIMIT,
-      temp_directory: join(work, 'duckdb.tmp'),
-    })
-    const conn = await instance.connect()
-    for (const { kind } of FILE_KINDS) await conn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
-
-    const totalCsv = sources.reduce((n, s) => n + s.entry.uncompressedSize, 0)
-    const bar = progress('carga', totalCsv, { quiet: options.quiet })
-    const rows: Record<string, number> = Object.fromEntries(FILE_KINDS.filter((k) => sources.some((s) => s.kind === k)).map((k) => [k.kind, 0]))
-    const results: { source: SourceFile; rejects: Reject[] }[] = []
-    let rejectTotal = 0
-    // plan.loadsAtOnce zips at a time, largest first: one CSV reader is single-threaded on a
-    // pipe, and inflating and parsing one file leaves the other cores mostly idle.
-    const queue = [...sources].sort((x, y) => y.entry.uncompressedSize - x.entry.uncompressedSize)
-    const worker = async (c: DuckDBConnection) => {
-      for (let source = queue.shift(); source; source = queue.shift()) {
-        const result = await loadZip(c, source, work, (n) => bar.add(n))
-        rows[source.kind.kind]! += result.rows
-        rejectTotal += result.rejectCount
-        results.push({ source, rejects: result.rejects })
-        for (const r of result.rejects) log(`linha malformada: ${r.arquivo} linha ${r.linha}: ${r.erro}`)
-        if (rejectTotal > maxRejects) {
-          queue.length = 0
-          throw new BuildError(`${rejectTotal} linhas malformadas passam do limite (${maxRejects}); a base em uso foi mantida`)
+        const totalCsv = sources.reduce((n, s) => n + s.entry.uncompressedSize, 0)
+        const bar = progress('carga', totalCsv, { quiet: options.quiet })
+        const rows: Record<string, number> = Object.fromEntries(FILE_KINDS.filter((k) => sources.some((s) => s.kind === k)).map((k) => [k.kind, 0]))
+        const results: { source: SourceFile; rejects: Reject[] }[] = []
+        let rejectTotal = 0
+        // plan.loadsAtOnce zips at a time, largest first: one CSV reader is single-threaded on a
+        // pipe, and inflating and parsing one file leaves the other cores mostly idle.
+        const queue = [...sources].sort((x, y) => y.entry.uncompressedSize - x.entry.uncompressedSize)
+        const worker = async (c: DuckDBConnection) => {
+          for (let source = queue.shift(); source; source = queue.shift()) {
+            const result = await loadZip(c, source, work, (n) => bar.add(n))
+            rows[source.kind.kind]! += result.rows
+            rejectTotal += result.rejectCount
+            results.push({ source, rejects: result.rejects })
+            for (const r of result.rejects) log(`linha malformada: ${r.arquivo} linha ${r.linha}: ${r.erro}`)
+            if (rejectTotal > maxRejects) {
+              queue.length = 0
+              throw new BuildError(`${rejectTotal} linhas malformadas passam do limite (${maxRejects}); a base em uso foi mantida`)
+            }
+          }
         }
+        const others = await Promise.all(Array.from({ length: plan.loadsAtOnce - 1 }, () => instance!.connect()))
+        try {
+          await allSettledOrThrow([conn, ...others].map(worker))
+        } finally {
+          for (const c of others) c.closeSync()
+        }
+        const allRejects = sources.flatMap((s) => results.find((r) => r.source === s)?.rejects ?? [])
+        bar.done()
+        lap('carga')
+
+        // Sanity: every table that came from a file must hold rows.
+        for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
+        await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
+
+        await conn.run(`SET threads = ${plan.duckdbThreads}`)
+        await splitPartitions(conn, work)
+        // The served file is complete. The cards are built from the Parquet partitions by a fresh
+        // in-memory DuckDB, so the memory the load held goes back to the system before the children
+        // start (lowering memory_limit evicts buffers but keeps the allocator's memory).
+        await conn.run('CHECKPOINT')
+        conn.closeSync()
+        instance.closeSync()
+        instance = undefined
+        // The closed instance's memory is freed when its JavaScript objects are collected: before the
+        // children start, not while they run (a national build, without this, peaked at 8.9 GB summed).
+        releaseResults(true)
+        lap('particoes')
+
+        // The card store and the two name indexes are built at once from the Parquet partitions: the
+        // cards here, each index in a child process (its own DuckDB and its own JS thread: all three
+        // are mostly JavaScript work, which one thread would run one after the other). Together they
+        // stay under the build's memory limit.
+        instance = await DuckDBInstance.create(':memory:', {
+          autoinstall_known_extensions: 'false',
+          autoload_known_extensions: 'false',
+          threads: String(plan.cardThreads),
+          memory_limit: memory.cards,
+          temp_directory: join(work, 'duckdb.tmp'),
+        })
+        const cardConn = await instance.connect()
+        // Empty tables with the registry's columns stand in for a partition that got no rows.
+        for (const kind of PARTITIONED_TABLES) await cardConn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
+        const indexKinds = ['empresas', 'socios'] as const
+        const indexes = indexKinds.map((kind) =>
+          runSelf(
+            ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
+              '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], '--nucleos', String(plan.indexThreads), ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
+            `o índice de ${kind}`,
+          ),
+        )
+        const cards = createCardStore(join(work, CARDS_FILE))
+        try {
+          // Once both indexes are built the cards run alone: their queries may then take every core.
+          const n = await writeCards(cardConn, work, cards, { done: Promise.all(indexes.map((i) => i.done)), coresWhenDone: plan.duckdbThreads })
+          if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
+          await allSettledOrThrow(indexes.map((i) => i.done))
+        } catch (err) {
+          for (const i of indexes) i.kill()
+          await Promise.allSettled(indexes.map((i) => i.done))
+          throw err
+        } finally {
+          cards.close()
+        }
+        await rm(join(work, PARTS_DIR), { recursive: true, force: true })
+        lap('fichas_e_busca')
+        for (const [n, kind] of indexKinds.entries()) cpuSeconds[`indice_${kind}`] = tenths((await indexes[n]!.done).cpuSeconds)
+        cardConn.closeSync()
+        instance.closeSync()
+        instance = undefined
+        await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
+        releaseResults(true)
+        // The history: this month compared with the build in use, through both months' DuckDB tables.
+        const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
+        lap('historico')
+
+        return {
+          base: 'RFB/CNPJ',
+          formato: FORMAT,
+          referencia: options.month,
+          arquivos: sources.map((s) => ({ nome: basename(s.path), bytes: s.size, sha256: s.sha256!, bytes_csv: s.entry.uncompressedSize })),
+          linhas: rows,
+          rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
+          segundos: seconds,
+          cpu_segundos: cpuSeconds,
+          historico,
+        }
+      } catch (err) {
+        instance?.closeSync()
+        throw err
       }
-    }
-    const others = await Promise.all(Array.from({ length: plan.loadsAtOnce - 1 }, () => instance!.connect()))
-    try {
-      await allSettledOrThrow([conn, ...others].map(worker))
-    } finally {
-      for (const c of others) c.closeSync()
-    }
-    const allRejects = sources.flatMap((s) => results.find((r) => r.source === s)?.rejects ?? [])
-    bar.done()
-    lap('carga')
-
-    // Sanity: every table that came from a file must hold rows.
-    for (const [kind, n] of Object.entries(rows)) if (n === 0) throw new BuildError(`a tabela ${kind} ficou vazia; a base em uso foi mantida`)
-    await conn.run(`CREATE TABLE meta AS SELECT '${options.month}' AS referencia, now() AS construido_em`)
-
-    await conn.run(`SET threads = ${plan.duckdbThreads}`)
-    await splitPartitions(conn, work)
-    // The served file is complete. The cards are built from the Parquet partitions by a fresh
-    // in-memory DuckDB, so the memory the load held goes back to the system before the children
-    // start (lowering memory_limit evicts buffers but keeps the allocator's memory).
-    await conn.run('CHECKPOINT')
-    conn.closeSync()
-    instance.closeSync()
-    instance = undefined
-    // The closed instance's memory is freed when its JavaScript objects are collected: before the
-    // children start, not while they run (a national build, without this, peaked at 8.9 GB summed).
-    releaseResults(true)
-    lap('particoes')
-
-    // The card store and the two name indexes are built at once from the Parquet partitions: the
-    // cards here, each index in a child process (its own DuckDB and its own JS thread: all three
-    // are mostly JavaScript work, which one thread would run one after the other). Together they
-    // stay under the build's memory limit.
-    instance = await DuckDBInstance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      threads: String(plan.cardThreads),
-      memory_limit: memory.cards,
-      temp_directory: join(work, 'duckdb.tmp'),
-    })
-    const cardConn = await instance.connect()
-    // Empty tables with the registry's columns stand in for a partition that got no rows.
-    for (const kind of PARTITIONED_TABLES) await cardConn.run(`CREATE TABLE ${kind} (${TABLES[kind]})`)
-    const indexKinds = ['empresas', 'socios'] as const
-    const indexes = indexKinds.map((kind) =>
-      runSelf(
-        ['_indice-de-nomes', '--tipo', kind, '--partes', join(work, PARTS_DIR), '--saida', join(work, kind === 'empresas' ? SEARCH_FILE : PARTNER_SEARCH_FILE),
-          '--tmp', join(work, `indice-${kind}.tmp`), '--memoria', memory[kind], '--nucleos', String(plan.indexThreads), ...(options.quiet || kind === 'socios' ? ['--quiet'] : [])],
-        `o índice de ${kind}`,
-      ),
-    )
-    const cards = createCardStore(join(work, CARDS_FILE))
-    try {
-      // Once both indexes are built the cards run alone: their queries may then take every core.
-      const n = await writeCards(cardConn, work, cards, { done: Promise.all(indexes.map((i) => i.done)), coresWhenDone: plan.duckdbThreads })
-      if (n === 0) throw new BuildError('o arquivo de fichas ficou vazio; a base em uso foi mantida')
-      await allSettledOrThrow(indexes.map((i) => i.done))
-    } catch (err) {
-      for (const i of indexes) i.kill()
-      await Promise.allSettled(indexes.map((i) => i.done))
-      throw err
-    } finally {
-      cards.close()
-    }
-    await rm(join(work, PARTS_DIR), { recursive: true, force: true })
-    lap('fichas_e_busca')
-    for (const [n, kind] of indexKinds.entries()) cpuSeconds[`indice_${kind}`] = tenths((await indexes[n]!.done).cpuSeconds)
-    cardConn.closeSync()
-    instance.closeSync()
-    instance = undefined
-    await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
-    releaseResults(true)
-    // The history: this month compared with the build in use, through both months' DuckDB tables.
-    const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
-    lap('historico')
-
-    const manifest: Manifest = {
-      base: 'RFB/CNPJ',
-      formato: FORMAT,
-      referencia: options.month,
-      construido_em: new Date().toISOString(),
-      arquivos: sources.map((s) => ({ nome: basename(s.path), bytes: s.size, sha256: s.sha256!, bytes_csv: s.entry.uncompressedSize })),
-      linhas: rows,
-      rejeitadas: { total: rejectTotal, exemplos: allRejects.slice(0, 50) },
-      segundos: seconds,
-      cpu_segundos: cpuSeconds,
-      historico,
-    }
-    await writeFile(join(work, MANIFEST_FILE), JSON.stringify(manifest, null, 2))
-    await swapIn(root, work, buildName)
-    return manifest
-  } catch (err) {
-    instance?.closeSync()
-    await rm(work, { recursive: true, force: true })
-    throw err
-  } finally {
-    await releaseLock()
-  }
+    },
+  })
 }
 
 /**
@@ -433,48 +424,5 @@ export function upToDateBuild(dataDir: string, month: string): string | null {
     return formato === FORMAT && referencia === month && SERVED_FILES.every((f) => existsSync(join(dir, f))) ? dir : null
   } catch {
     return null
-  }
-}
-
-const LOCK_FILE = '.ingest.lock'
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/**
- * One build at a time per data directory. A build killed before it could clean up leaves its
- * `*.tmp` directory (tens of GB for a national month); the next build removes it, once the lock
- * shows that the process that held it is gone.
- */
-async function takeBuildLock(root: string): Promise<() => Promise<void>> {
-  const lock = join(root, LOCK_FILE)
-  const holder = Number(await readFile(lock, 'utf8').catch(() => ''))
-  if (holder && holder !== process.pid && alive(holder))
-    throw new BuildError(`outro ingest (pid ${holder}) está construindo em ${root}; espere ele terminar ou encerre-o`)
-  for (const entry of readdirSync(root)) if (entry.endsWith('.tmp')) await rm(join(root, entry), { recursive: true, force: true })
-  await writeFile(lock, String(process.pid))
-  return () => rm(lock, { force: true })
-}
-
-/** Renames the finished build into place, points `current` at it atomically, keeps one previous build. */
-async function swapIn(root: string, work: string, buildName: string): Promise<void> {
-  const finalDir = join(root, buildName)
-  await rename(work, finalDir)
-  const link = join(root, CURRENT_LINK)
-  const previous = existsSync(link) ? await readlink(link).catch(() => null) : null
-  const tmpLink = join(root, `${CURRENT_LINK}.${process.pid}.tmp`)
-  await rm(tmpLink, { force: true })
-  await symlink(buildName, tmpLink)
-  await rename(tmpLink, link)
-  // Older builds go; the one just replaced stays so a running server can finish its requests.
-  for (const entry of readdirSync(root)) {
-    if (entry === buildName || entry === previous || entry === CURRENT_LINK || entry.endsWith('.tmp')) continue
-    if (statSync(join(root, entry)).isDirectory()) await rm(join(root, entry), { recursive: true, force: true })
   }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
 import { progress } from '../lib/progress'
 import { seededRandom } from '../lib/random'
+import { SYNTH_MUNICIPIOS } from '../lib/synth-codes'
 import { createZipWriter, writeZip, type ZipWriter } from '../lib/zip-write'
 
 export interface SynthOptions {
@@ -66,8 +67,6 @@ const COMPLEMENTO = ['SALA', 'LOJA', 'APTO', 'GALPAO', 'BLOCO', 'ANDAR', 'CASA',
 const MAIL = ['gmail.com', 'hotmail.com', 'yahoo.com.br', 'outlook.com', 'uol.com.br', 'bol.com.br']
 
 export const SYNTH_CNAES = Array.from({ length: 1200 }, (_, i) => String(111301 + i * 8231).padStart(7, '0').slice(0, 7))
-// The Receita's own 4-digit municipality codes (TOM), spread over 0001-9699 (9707 is EXTERIOR).
-export const SYNTH_MUNICIPIOS = Array.from({ length: 5570 }, (_, i) => String(1 + Math.floor((i * 9699) / 5570)).padStart(4, '0'))
 
 const q = (v: string | number) => `"${v}"`
 

@@ -10,7 +10,7 @@ import { COMMODITIES_FEEDS } from '../../src/datasets/commodities'
 import { COMEXSTAT } from '../../src/datasets/commodities/upstreams'
 import { copyBundled } from '../lib/bundled'
 import { feedIngest } from '../lib/feed-ingest'
-import type { IngestDataset } from '../registry'
+import type { IngestDataset } from '../lib/dataset'
 import { buildExportacoes, type ExportacoesBuild } from './exportacoes'
 import { downloadExp } from './sources'
 

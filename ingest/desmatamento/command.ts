@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { FlagSpec } from '../../src/cli/args'
 import { DETER_DOWNLOAD, RFB_MUNICIPIOS } from '../../src/datasets/desmatamento/upstreams'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildDesmatamento, type DesmatamentoBuildResult } from './load'
 import { downloadDesmatamento } from './sources'
 

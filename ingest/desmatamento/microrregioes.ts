@@ -5,12 +5,8 @@
 import { readFileSync } from 'node:fs'
 import TABELA from './microrregioes-ibge.json'
 
-/** IBGE state codes (the first two digits of a municipality or microregion code). */
-export const UF_POR_CODIGO: Record<string, string> = {
-  '11': 'RO', '12': 'AC', '13': 'AM', '14': 'RR', '15': 'PA', '16': 'AP', '17': 'TO', '21': 'MA', '22': 'PI', '23': 'CE', '24': 'RN',
-  '25': 'PB', '26': 'PE', '27': 'AL', '28': 'SE', '29': 'BA', '31': 'MG', '32': 'ES', '33': 'RJ', '35': 'SP', '41': 'PR', '42': 'SC',
-  '43': 'RS', '50': 'MS', '51': 'MT', '52': 'GO', '53': 'DF',
-}
+/** IBGE state codes (one home: src/core/ibge.ts, which the server's IBGE check uses too). */
+export { UF_POR_CODIGO } from '../../src/core/ibge'
 
 const municipios = TABELA.municipios as Record<string, string>
 const nomes = TABELA.microrregioes as Record<string, string>

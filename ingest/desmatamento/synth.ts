@@ -2,11 +2,11 @@
 // (shapefile members, the .dbf as pgsql2shp writes it, ~400 k alerts over the whole history as the
 // real files carry: about 460 k in the Amazon file and 130 k in the Cerrado one in 2026) and a
 // Receita municipality table of 5,570 rows whose TOM codes are the synthetic registry's
-// (ingest/cnpj/synth.ts), so supplier lookups land in municipalities with alerts.
+// (ingest/lib/synth-codes.ts), so supplier lookups land in municipalities with alerts.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { encodeCp1252 } from '../integridade/format'
-import { SYNTH_MUNICIPIOS } from '../cnpj/synth'
+import { encodeCp1252 } from '../lib/cp1252'
+import { SYNTH_MUNICIPIOS } from '../lib/synth-codes'
 import { seededRandom } from '../lib/random'
 import { createZipArchive } from '../lib/zip-write'
 import { dayOf, isoDay } from './dbf'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { upstreamUrl } from '../../src/core/upstream'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildFundos, CorruptFileError, DAILY_MONTHS, missingSources, PORTFOLIO_MONTHS, sourcesInDir, summary, upToDateBuild, type SourceSet } from './load'
 import { CVM_FI, downloadSources } from './sources'
 

@@ -58,6 +58,8 @@ export interface ClassDaily {
   tipo: string | null
   traits: ClassTraits
   latest: Latest | null
+  /** The latest report on or before the consolidated day (the rankings' cut: every value of a window as of its end). */
+  consolidado: Latest | null
   subclasses: { id: string; latest: Latest | null }[]
   /** Trading-day indexes with a non-zero flow, and the flows (class-level, subclasses folded in). */
   flowDays: number[]
@@ -88,7 +90,7 @@ const num = (s: string | undefined) => (s === undefined || s === '' ? NaN : +s)
 const orNull = (n: number) => (Number.isNaN(n) ? null : n)
 const orZero = (n: number) => (Number.isNaN(n) ? 0 : n)
 
-const DAY_FIELDS = 3 // pl, captacao, resgates
+const DAY_FIELDS = 5 // pl, captacao, resgates, cota, cotistas
 
 interface Entity {
   cls: number
@@ -97,6 +99,10 @@ interface Entity {
   cota: number
   pl: number
   cotistas: number
+  /** The latest report before this month (trading-day index, -1 none), kept when the month's first row arrives. */
+  before: { day: number; cota: number; pl: number; cotistas: number }
+  /** The latest report on or before the last consolidated day seen so far (trading-day index, -1 none). */
+  asOf: { day: number; cota: number; pl: number; cotistas: number }
   /** This month's days reported (bit d-1) and values. */
   present: number
   cells: Float64Array | null
@@ -151,7 +157,7 @@ export class DailyAggregator {
       c = this.classes.length
       const traits = this.traits(cnpj)
       this.group(traits.classificacao)
-      this.classes.push({ cnpj, tipo, traits, latest: null, subclasses: [], flowDays: [], captacao: [], resgates: [], own: -1, subs: [] })
+      this.classes.push({ cnpj, tipo, traits, latest: null, consolidado: null, subclasses: [], flowDays: [], captacao: [], resgates: [], own: -1, subs: [] })
       this.classByCnpj.set(cnpj, c)
     } else if (tipo) this.classes[c]!.tipo = tipo
     return c
@@ -165,7 +171,8 @@ export class DailyAggregator {
     if (!digits) return -1
     const cls = this.classOf(digits, tipo || null)
     e = this.entities.length
-    this.entities.push({ cls, sub: sub || null, latestDay: -1, cota: NaN, pl: NaN, cotistas: NaN, present: 0, cells: null })
+    const none = () => ({ day: -1, cota: NaN, pl: NaN, cotistas: NaN })
+    this.entities.push({ cls, sub: sub || null, latestDay: -1, cota: NaN, pl: NaN, cotistas: NaN, before: none(), asOf: none(), present: 0, cells: null })
     const owner = this.classes[cls]!
     if (sub) owner.subs.push(e)
     else owner.own = e
@@ -208,21 +215,27 @@ export class DailyAggregator {
       if (ent.present === 0) {
         ent.cells ??= new Float64Array(31 * DAY_FIELDS)
         this.touched.push(e)
+        // Before this month's rows, latestDay is an earlier month's (encoded -2 - t) or none.
+        ent.before = { day: ent.latestDay <= -2 ? -2 - ent.latestDay : -1, cota: ent.cota, pl: ent.pl, cotistas: ent.cotistas }
       }
       ent.present |= 1 << (d - 1)
       const at = (d - 1) * DAY_FIELDS
       const cells = ent.cells!
       const pl = num(row[iPl])
+      const cota = num(row[iCota])
+      const cotistas = num(row[iCot])
       cells[at] = pl
       cells[at + 1] = num(row[iCap])
       cells[at + 2] = num(row[iRes])
+      cells[at + 3] = cota
+      cells[at + 4] = cotistas
       // The day number within the whole run orders "latest" across months.
       const dayKey = this.dates.length * 64 + d
       if (dayKey >= ent.latestDay) {
         ent.latestDay = dayKey
-        ent.cota = num(row[iCota])
+        ent.cota = cota
         ent.pl = pl
-        ent.cotistas = num(row[iCot])
+        ent.cotistas = cotistas
       }
       kept++
     }
@@ -292,6 +305,28 @@ export class DailyAggregator {
         }
       }
     }
+    // Whether a day is consolidated depends only on the days before it, so it is settled now: the
+    // month's last consolidated day moves every entity's report "as of the consolidated day" to the
+    // latest one on or before it (a later, partial day's report never becomes a ranking's value).
+    let q = -1
+    for (let t = this.dates.length - 1; t >= firstIndex && q < 0; t--) if (isConsolidated(this.reporting, t)) q = t
+    if (q >= 0) {
+      const touched = new Set(this.touched)
+      this.entities.forEach((ent, e) => {
+        if (!touched.has(e)) {
+          if (ent.latestDay <= -2) ent.asOf = { day: -2 - ent.latestDay, cota: ent.cota, pl: ent.pl, cotistas: ent.cotistas }
+          return
+        }
+        for (let d = this.monthDays; d >= 1; d--) {
+          const t = dayIndex[d]!
+          if (!(ent.present & (1 << (d - 1))) || t > q) continue
+          const at = (d - 1) * DAY_FIELDS
+          ent.asOf = { day: t, cota: ent.cells![at + 3]!, pl: ent.cells![at]!, cotistas: ent.cells![at + 4]! }
+          return
+        }
+        ent.asOf = { ...ent.before }
+      })
+    }
     // Latest day keys become trading-day indexes; month cells are released.
     for (const e of this.touched) {
       const ent = this.entities[e]!
@@ -306,6 +341,7 @@ export class DailyAggregator {
       if (ent.latestDay > -2) return null
       return { day: -2 - ent.latestDay, cota: orNull(ent.cota), pl: orNull(ent.pl), cotistas: orNull(ent.cotistas) }
     }
+    const asOfOf = (ent: Entity): Latest | null => (ent.asOf.day < 0 ? null : { day: ent.asOf.day, cota: orNull(ent.asOf.cota), pl: orNull(ent.asOf.pl), cotistas: orNull(ent.asOf.cotistas) })
     // Widths grew as groups appeared in later months: pad the earlier days.
     const width = this.groups.length * 4
     const byGroup = this.byGroup.map((row) => {
@@ -315,35 +351,46 @@ export class DailyAggregator {
       return wide
     })
     const classes: ClassDaily[] = this.classes.map((cls) => {
-      const own = cls.own >= 0 ? latestOf(this.entities[cls.own]!) : null
       const subclasses = cls.subs.map((s) => ({ id: this.entities[s]!.sub!, latest: latestOf(this.entities[s]!) }))
-      // A class that reports only per subclass: its latest day is its subclasses' latest, with their net assets
-      // and shareholders summed; it has no single quota.
-      let latest = own
-      const subDay = Math.max(-1, ...subclasses.map((s) => s.latest?.day ?? -1))
-      if (subDay > (own?.day ?? -1)) {
-        const onDay = subclasses.filter((s) => s.latest?.day === subDay).map((s) => s.latest!)
-        const sum = (f: 'pl' | 'cotistas') => (onDay.some((l) => l[f] !== null) ? onDay.reduce((n, l) => n + (l[f] ?? 0), 0) : null)
-        latest = { day: subDay, cota: null, pl: sum('pl'), cotistas: sum('cotistas') }
+      const ofClass = (of: (ent: Entity) => Latest | null) => classReport(cls.own >= 0 ? of(this.entities[cls.own]!) : null, cls.subs.map((s) => of(this.entities[s]!)))
+      return {
+        cnpj: cls.cnpj, tipo: cls.tipo, traits: cls.traits, latest: ofClass(latestOf), consolidado: ofClass(asOfOf), subclasses,
+        flowDays: cls.flowDays, captacao: cls.captacao, resgates: cls.resgates,
       }
-      return { cnpj: cls.cnpj, tipo: cls.tipo, traits: cls.traits, latest, subclasses, flowDays: cls.flowDays, captacao: cls.captacao, resgates: cls.resgates }
     })
     return { dates: this.dates, reporting: this.reporting, groups: this.groups, byGroup, classes }
   }
 }
 
 /**
- * The latest consolidated trading day: the last day on which at least 80 % of the usual number of
- * classes (the median of the 20 trading days before it) reported. The CVM rewrites the current
- * month's file as late reports arrive, so its last days hold only part of the industry.
+ * A class's report on a day from its own row and its subclasses': a class that reports only per
+ * subclass has its subclasses' latest day, with their net assets and shareholders summed, and no
+ * single quota.
+ */
+function classReport(own: Latest | null, subs: (Latest | null)[]): Latest | null {
+  const subDay = Math.max(-1, ...subs.map((s) => s?.day ?? -1))
+  if (subDay <= (own?.day ?? -1)) return own
+  const onDay = subs.filter((s): s is Latest => s?.day === subDay)
+  const sum = (f: 'pl' | 'cotistas') => (onDay.some((l) => l[f] !== null) ? onDay.reduce((n, l) => n + (l[f] ?? 0), 0) : null)
+  return { day: subDay, cota: null, pl: sum('pl'), cotistas: sum('cotistas') }
+}
+
+/**
+ * Whether trading day t is consolidated: at least 80 % of the usual number of classes (the median
+ * of the 20 trading days before it) reported; the first day is. It depends only on the days before.
+ */
+export function isConsolidated(reporting: number[], t: number): boolean {
+  const before = reporting.slice(Math.max(0, t - 20), t)
+  if (before.length === 0) return true
+  const sorted = [...before].sort((a, b) => a - b)
+  return reporting[t]! >= 0.8 * sorted[Math.floor(sorted.length / 2)]!
+}
+
+/**
+ * The latest consolidated trading day. The CVM rewrites the current month's file as late reports
+ * arrive, so its last days hold only part of the industry.
  */
 export function consolidatedDay(reporting: number[]): number {
-  for (let t = reporting.length - 1; t >= 0; t--) {
-    const before = reporting.slice(Math.max(0, t - 20), t)
-    if (before.length === 0) return t
-    const sorted = [...before].sort((a, b) => a - b)
-    const median = sorted[Math.floor(sorted.length / 2)]!
-    if (reporting[t]! >= 0.8 * median) return t
-  }
+  for (let t = reporting.length - 1; t >= 0; t--) if (isConsolidated(reporting, t)) return t
   return reporting.length - 1
 }

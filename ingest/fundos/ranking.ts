@@ -55,10 +55,12 @@ const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00
 export function computeRankings(daily: DailyResult, consolidated: number, cadastro: Cadastro): RankingResult {
   const T = consolidated
   const lastDate = daily.dates[T]!
+  // Every value is as of the consolidated day, where the windows and fonte.referencia end: a class's
+  // report on a later, partial day is not ranked nor shown (c.consolidado, not c.latest).
   // Eligible: reported within RANKING_STALE_DAYS of the consolidated day (not after a gap), not cancelled.
   const eligible: ClassDaily[] = daily.classes.filter((c) => {
-    if (!c.latest) return false
-    const age = daysBetween(daily.dates[c.latest.day]!, lastDate)
+    if (!c.consolidado) return false
+    const age = daysBetween(daily.dates[c.consolidado.day]!, lastDate)
     return age <= RANKING_STALE_DAYS && !isCancelled(cadastro.identity(c.cnpj).situacao)
   })
   const groupsOf = (c: ClassDaily) => [TODAS, c.traits.classificacao]
@@ -77,8 +79,8 @@ export function computeRankings(daily: DailyResult, consolidated: number, cadast
     })
     for (const [g, top] of tops) lists.push({ por, classificacao: g, inicio: -1, classes: top.items.map((x) => x.c) })
   }
-  byValue('patrimonio', (c) => c.latest!.pl)
-  byValue('cotistas', (c) => c.latest!.cotistas)
+  byValue('patrimonio', (c) => c.consolidado!.pl)
+  byValue('cotistas', (c) => c.consolidado!.cotistas)
 
   // Net inflow over [s, T] for every start s, walking s down from T and adding each day's flows.
   const net = new Float64Array(eligible.length)
@@ -129,8 +131,8 @@ export function computeRankings(daily: DailyResult, consolidated: number, cadast
         classes.push({
           corpo: {
             cnpj: c.cnpj, nome: who.nome, fundo: who.fundo, gestor: who.gestor, classificacao: c.traits.classificacao,
-            cotas_de_fundos: c.traits.cotasDeFundos, data: daily.dates[c.latest!.day]!, cota: c.latest!.cota,
-            patrimonio_liquido: c.latest!.pl, cotistas: c.latest!.cotistas,
+            cotas_de_fundos: c.traits.cotasDeFundos, data: daily.dates[c.consolidado!.day]!, cota: c.consolidado!.cota,
+            patrimonio_liquido: c.consolidado!.pl, cotistas: c.consolidado!.cotistas,
           },
           fluxos,
         })
@@ -140,7 +142,7 @@ export function computeRankings(daily: DailyResult, consolidated: number, cadast
   }
 
   const plByGroup = new Map<string, number>()
-  for (const c of eligible) plByGroup.set(c.traits.classificacao, (plByGroup.get(c.traits.classificacao) ?? 0) + (c.latest!.pl ?? 0))
+  for (const c of eligible) plByGroup.set(c.traits.classificacao, (plByGroup.get(c.traits.classificacao) ?? 0) + (c.consolidado!.pl ?? 0))
   const classificacoes = [...plByGroup].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([g]) => g)
   return { lists, classes, classificacoes }
 }

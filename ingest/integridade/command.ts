@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import type { FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildIntegridade, type BuildResult } from './load'
 import { CGU_DOWNLOADS, downloadLists, MTE_CADASTRO } from './sources'
 

@@ -5,10 +5,10 @@ import { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { DATASET, DB_FILE, FORMAT, LISTAS, SCHEMA, type IntegridadeManifest, type Lista } from '../../src/datasets/integridade/layout'
-import type { SnapshotManifest, SourceRecord } from '../../src/core/stores/snapshot-layout'
+import type { SourceRecord } from '../../src/core/stores/snapshot-layout'
 import { isBlankRow } from '../../src/core/text/csv'
 import { HeaderError } from '../../src/core/text/header'
-import { BuildError, buildSnapshot, currentManifest } from '../lib/snapshot'
+import { BuildError, buildSnapshot, currentManifest, sameSources } from '../lib/snapshot'
 import { listTables, readTable, sha256File, TableError, type Table, type TableFile } from '../lib/tables'
 import { datesIn, validIsoDate } from '../lib/values'
 import { describeHeader, KIND_LABEL, kindOf, type Kind } from './kinds'
@@ -78,17 +78,6 @@ export async function sourceHashes(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>()
   for (const t of tables) if (!out.has(t.file)) out.set(t.file, await sha256File(t.path))
   return out
-}
-
-/**
- * True when the build in use was made by this version from exactly these files: same names, same
- * sha256. A new day's file with the same bytes still rebuilds (the list's date moves on).
- */
-export function sameSources(manifest: SnapshotManifest | null, formato: number, hashes: Map<string, string>): boolean {
-  if (!manifest || manifest.formato !== formato || hashes.size === 0) return false
-  const used = new Set(manifest.arquivos.map((a) => `${a.nome}\0${a.sha256}`))
-  const now = new Set([...hashes].map(([nome, sha]) => `${nome}\0${sha}`))
-  return used.size === now.size && [...now].every((k) => used.has(k))
 }
 
 interface Parsed {

@@ -6,7 +6,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { completeCnpj } from '../../src/core/documents'
 import { seededRandom } from '../lib/random'
-import { ACORDOS_HEADER, br, CEIS_HEADER, cguCsv, CNEP_HEADER, CEPIM_HEADER, EFEITOS_HEADER, encodeCp1252, mteCsv, punctuated, writeZipFiles } from './format'
+import { encodeCp1252 } from '../lib/cp1252'
+import { writeZipFiles } from '../lib/zip-write'
+import { ACORDOS_HEADER, br, CEIS_HEADER, cguCsv, CNEP_HEADER, CEPIM_HEADER, EFEITOS_HEADER, mteCsv, punctuated } from './format'
 
 export interface IntegridadeSynthOptions {
   out: string

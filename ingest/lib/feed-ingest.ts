@@ -4,7 +4,7 @@
 import { FeedRunner, type FeedDef } from '../../src/core/feeds/feed'
 import { createLogger } from '../../src/core/log'
 import { installFeedSample } from './feed-sample'
-import type { IngestDataset } from '../registry'
+import type { IngestDataset } from './dataset'
 
 export interface FeedIngestSpec {
   name: string

@@ -103,3 +103,14 @@ export function currentManifest<M extends SnapshotManifest>(dataDir: string, dat
     return null
   }
 }
+
+/**
+ * True when the build in use was made by this version from exactly these files: same names, same
+ * sha256. A new day's file with the same bytes still rebuilds (the list's date moves on).
+ */
+export function sameSources(manifest: SnapshotManifest | null, formato: number, hashes: Map<string, string>): boolean {
+  if (!manifest || manifest.formato !== formato || hashes.size === 0) return false
+  const used = new Set(manifest.arquivos.map((a) => `${a.nome}\0${a.sha256}`))
+  const now = new Set([...hashes].map(([nome, sha]) => `${nome}\0${sha}`))
+  return used.size === now.size && [...now].every((k) => used.has(k))
+}

@@ -2,7 +2,7 @@
 // ZIP64 when needed or asked). Used by the synthetic dump generator and the tests.
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { createDeflateRaw, constants } from 'node:zlib'
+import { createDeflateRaw, constants, deflateRawSync } from 'node:zlib'
 
 export interface ZipWriter {
   write(chunk: Uint8Array): Promise<void>
@@ -162,4 +162,28 @@ export async function writeZipEntries(path: string, entries: { name: string; con
     await w.close()
   }
   await zip.close()
+}
+
+/**
+ * A small zip holding several files (the leniency zip holds two CSVs; an XLSX is a zip of XML
+ * parts): deflated, sizes in the local headers (no data descriptor), UTF-8 names. writeZipEntries
+ * writes the streaming layout (data descriptors, latin-1 names) instead.
+ */
+export async function writeZipFiles(path: string, files: { name: string; content: Uint8Array | string }[]): Promise<void> {
+  const parts: Buffer[] = []
+  const central: Buffer[] = []
+  let offset = 0
+  for (const file of files) {
+    const data = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : Buffer.from(file.content)
+    const packed = deflateRawSync(data)
+    const name = Buffer.from(file.name, 'utf8')
+    const crc = Bun.hash.crc32(data) >>> 0
+    const head = Buffer.concat([u32(0x04034b50), u16(20), u16(0x0800), u16(8), u16(DOS_TIME), u16(DOS_DATE), u32(crc), u32(packed.length), u32(data.length), u16(name.length), u16(0), name])
+    central.push(Buffer.concat([u32(0x02014b50), u16(20), u16(20), u16(0x0800), u16(8), u16(DOS_TIME), u16(DOS_DATE), u32(crc), u32(packed.length), u32(data.length),
+      u16(name.length), u16(0), u16(0), u16(0), u16(0), u32(0), u32(offset), name]))
+    parts.push(head, packed)
+    offset += head.length + packed.length
+  }
+  const cd = Buffer.concat(central)
+  await Bun.write(path, Buffer.concat([...parts, cd, u32(0x06054b50), u16(0), u16(0), u16(files.length), u16(files.length), u32(cd.length), u32(offset), u16(0)]))
 }

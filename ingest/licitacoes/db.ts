@@ -6,7 +6,7 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { CONTRACT_COLUMNS, DATASET_DIR, FORMAT, META, SYNC_FILE, SYNC_SCHEMA } from '../../src/datasets/licitacoes/layout'
-import { addDays, controlParts, day, documento, esfera, money, poder, supplierCnpj, text, type PncpContrato } from '../../src/datasets/licitacoes/pncp'
+import { addDays, controlParts, day, documento, esfera, money, poder, supplierCnpj, text, textoLivre, type PncpContrato } from '../../src/datasets/licitacoes/pncp'
 
 export class IndexError extends Error {}
 
@@ -47,7 +47,7 @@ export function contractRow(c: PncpContrato): ContractRow | DropReason {
     // A unit is identified by its body and code; without a code, by its description.
     unidade: unidade && (codigoUnidade || unidade.nome) ? { chave: `${orgaoCnpj}|${codigoUnidade ?? `${unidade.nome}|${unidade.municipio}|${unidade.uf}`}`, ...unidade } : null,
     tipo: text(c.tipoContrato?.nome),
-    objeto: text(c.objetoContrato),
+    objeto: textoLivre(c.objetoContrato),
     valor_inicial: money(c.valorInicial),
     valor_global: money(c.valorGlobal),
     data_assinatura: day(c.dataAssinatura),

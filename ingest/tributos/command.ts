@@ -5,7 +5,7 @@ import type { FlagSpec } from '../../src/cli/args'
 import { ANEXOS } from '../../src/datasets/tributos/anexos'
 import { SISCOMEX_CLASSIF } from '../../src/datasets/tributos/upstreams'
 import { copyBundled } from '../lib/bundled'
-import type { IngestContext, IngestDataset } from '../registry'
+import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildTributos, type TributosBuildResult } from './load'
 import { downloadTabelaNcm } from './sources'
 

@@ -6,9 +6,8 @@ import { Database } from 'bun:sqlite'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { ANEXOS } from '../../src/datasets/tributos/anexos'
-import { DATASET, DB_FILE, FORMAT, SCHEMA, type TributosManifest } from '../../src/datasets/tributos/layout'
-import { sameSources } from '../integridade/load'
-import { BuildError, buildSnapshot, currentManifest } from '../lib/snapshot'
+import { DATASET, DB_FILE, FORMAT, SCHEMA, SUBITENS_TABELA_INTEIRA, type TributosManifest } from '../../src/datasets/tributos/layout'
+import { BuildError, buildSnapshot, currentManifest, sameSources } from '../lib/snapshot'
 import { sha256File } from '../lib/tables'
 import { lerTabelaNcm, TabelaNcmError, type TabelaNcm } from './parse'
 
@@ -26,7 +25,7 @@ export interface TributosBuildOptions {
 export type TributosBuildResult = { built: true; manifest: TributosManifest; seconds: number } | { built: false; manifest: TributosManifest }
 
 /** A whole table has some 10 000 subitems; a file with far fewer was cut or is not the table. */
-export const MIN_SUBITENS = 5000
+export const MIN_SUBITENS = SUBITENS_TABELA_INTEIRA
 
 /** The JSON file of DIR (one, of any name). */
 export function tabelaEm(dir: string): string {

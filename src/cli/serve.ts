@@ -11,7 +11,7 @@ import { processNumber, startServingProcesses } from './serving-processes'
 
 const SPECS: FlagSpec[] = (Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][])
   .filter(([, s]) => s.flag)
-  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free', help: `${s.help} [${s.env}]`, aliases: s.aliases?.flag ? [s.aliases.flag] : undefined }))
+  .map(([name, s]) => ({ name: s.flag!, value: name !== 'free' && name !== 'semFontes', help: `${s.help} [${s.env}]`, aliases: s.aliases?.flag ? [s.aliases.flag] : undefined }))
 
 /** Longer than a facilitator round trip (verify + settle), so a slow payment never loses its connection. */
 export const IDLE_TIMEOUT_SECONDS = 60
@@ -58,6 +58,7 @@ export async function serve(argv: string[]): Promise<number> {
     if (!hasRuntimeFlags()) log.warn(`bun sem ${RUNTIME_FLAGS.join(' ')}: endereços acima de 16 KiB recebem um 431 vazio em vez do 414 em JSON; use make run, npm start ou o executável`)
     if (config.free) log.info(`dadosbr ${VERSION}: pagamentos DESLIGADOS (--gratis), todas as rotas servem sem cobrar`)
     else log.info(`dadosbr ${VERSION}: pagamentos ativos`, { rede: config.network, recebedor: config.payTo })
+    if (config.semFontes) log.info('fontes DESLIGADAS (--sem-fontes): nenhuma fonte externa é consultada; as cópias em --data são servidas como estão (a amostra embutida com status amostra)')
   }
   // The first process refreshes the polled sources; the others read the copies it writes (and refresh on need, under the same lock).
   const app = await createApp(config, { log, backgroundFeeds: !number })

@@ -12,7 +12,7 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'deve ser um endereço E
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'deve ser uma chave privada 0x seguida de 64 dígitos hexadecimais')
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => ['1', 'true', 'yes'].includes(v))
 
-export type SettingName = 'port' | 'host' | 'dataDir' | 'free' | 'publicUrl' | 'payTo' | 'network' | 'facilitatorUrl' | 'facilitatorHeaders' | 'rpcUrl' | 'facilitatorPrivateKey' | 'prewarm' | 'processes' | 'logLevel' | 'logFormat' | 'metrics'
+export type SettingName = 'port' | 'host' | 'dataDir' | 'free' | 'publicUrl' | 'payTo' | 'network' | 'facilitatorUrl' | 'facilitatorHeaders' | 'rpcUrl' | 'facilitatorPrivateKey' | 'prewarm' | 'processes' | 'logLevel' | 'logFormat' | 'metrics' | 'semFontes'
 interface SettingSpec {
   env: string
   flag: string | null
@@ -44,6 +44,11 @@ export const SETTINGS: Record<SettingName, SettingSpec> = {
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
   logFormat: { env: 'DADOSBR_LOG_FORMATO', flag: '--log-formato', help: 'texto (padrão) ou json (um objeto JSON por linha, para coletores de log)' },
   metrics: { env: 'DADOSBR_METRICAS', flag: '--metricas', help: 'serve /metrics no formato do Prometheus, sem cobrar (padrão 1; 0 desliga)' },
+  semFontes: {
+    env: 'DADOSBR_SEM_FONTES',
+    flag: '--sem-fontes',
+    help: 'não consulta nenhuma fonte externa: serve as cópias que estão em --data como estão (a amostra embutida com status amostra); nenhum pedido sai da máquina (o make run usa)',
+  },
 }
 
 const schema = z
@@ -74,6 +79,7 @@ const schema = z
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     logFormat: z.enum(['texto', 'json']).default('texto'),
     metrics: z.union([z.boolean(), bool]).default(true),
+    semFontes: z.union([z.boolean(), bool]).default(false),
   })
   .superRefine((c, ctx) => {
     if (c.free) return

@@ -25,6 +25,8 @@ export interface Dataset<S extends DatasetStore | null = DatasetStore | null> {
   name: string
   titulo: string
   descricao: string
+  /** Catalogue tags of its paid routes in the x402 Bazaar (ASCII, what an agent searches for; 'brasil' is added). */
+  tags?: string[]
   /** Free sample route of the dataset, linked from its 402 answers. */
   amostra?: string
   /** True when the dataset is rebuilt from government dumps by `dadosbr ingest <name>`. */

@@ -1,14 +1,19 @@
-// Documents for people and agents: /openapi.json, /openapi.yaml, /docs (offline Swagger UI),
-// /llms.txt, /termos and /.well-known/x402, all generated from the one route table.
+// Documents for people and agents: / (a landing that leads to the rest), /openapi.json,
+// /openapi.yaml, /docs (offline Swagger UI), /llms.txt, /termos, /.well-known/x402 and
+// /.well-known/x402.json, all generated from the one route table.
 import { stringify } from 'yaml'
 // Embedded as text so the compiled binary serves the docs UI with no CDN and no node_modules.
 import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' }
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' }
-import type { Config } from './config'
+import { NETWORKS, type Config } from './config'
 import type { Dataset } from './dataset'
 import { buildOpenApi } from './openapi'
-import type { RouteDef } from './route'
+import { exampleRequestOf, SERVICE_NAME } from './payments/bazaar'
+import { priceAtomic, routerPath, type RouteDef } from './route'
 import type { StaticRoute } from './server'
+
+/** When this server started: the discovery manifest's lastUpdated (the route table changes only with a restart). */
+const STARTED_AT = Math.floor(Date.now() / 1000)
 
 const DOCS_HTML = `<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><title>dadosbr — referência da API</title>
@@ -49,34 +54,121 @@ export function llmsTxt(routes: RouteDef[], datasets: Dataset[]): string {
     lines.push('', `### ${ds.titulo} (${ds.name})`, ds.descricao)
     for (const r of own) lines.push(`- GET ${r.path} — ${price(r)} — ${r.summary}`)
   }
-  const other = routes.filter((r) => !r.planned && !datasets.some((d) => d.name === r.dataset))
+  const other = routes.filter((r) => !datasets.some((d) => d.name === r.dataset))
   if (other.length) lines.push('', '### Serviço', ...other.map((r) => `- GET ${r.path} — ${price(r)} — ${r.summary}`))
-  const planned = routes.filter((r) => r.planned)
-  if (planned.length) {
-    lines.push('', '## Ainda não servidas por esta versão', 'Estas rotas fazem parte da interface e respondem 501 nao_implementado (sem cobrar) até a base delas ser publicada:')
-    for (const name of new Set(planned.map((r) => r.dataset)))
-      lines.push(`- ${name}: ${planned.filter((r) => r.dataset === name).map((r) => `${r.path} (${r.planned!.price === null ? 'grátis' : `US$ ${r.planned!.price}`})`).join(', ')}`)
-  }
-  lines.push('', '## Documentos', '- /openapi.json e /openapi.yaml: OpenAPI 3.1 com preços (x-preco-usd) e respostas 402', '- /docs: referência interativa', '- /.well-known/x402: recursos pagos', '- /termos: termos de uso', '')
+  lines.push(
+    '',
+    '## MCP',
+    '- POST /mcp (Streamable HTTP, sem sessão): as mesmas rotas como ferramentas. As pagas seguem o x402 para MCP: a chamada sem pagamento volta com isError e o PaymentRequired em structuredContent; repita com o PaymentPayload em _meta["x402/payment"]; a liquidação volta em _meta["x402/payment-response"].',
+    '',
+    '## Repetir sem pagar de novo',
+    '- Extensão payment-identifier do x402: mande um id (16 a 128 caracteres, letras, números, - e _) no PaymentPayload. Se a resposta se perder, repita o mesmo pagamento com o mesmo id: a mesma resposta volta sem nova cobrança. O mesmo id com outro pagamento é recusado (409).',
+    '',
+    '## Documentos',
+    '- /openapi.json e /openapi.yaml: OpenAPI 3.1 com preços (x-payment-info, x-preco-usd) e respostas 402',
+    '- /docs: referência interativa',
+    '- /.well-known/x402 e /.well-known/x402.json: recursos pagos com endereços absolutos',
+    '- /termos: termos de uso',
+    '',
+  )
   return lines.join('\n')
 }
 
-export function wellKnownX402(routes: RouteDef[]) {
+/** A concrete URL of a route: its example's path values and query (values present in the bundled sample). */
+function exampleUrl(baseUrl: string, route: RouteDef): string {
+  const example = exampleRequestOf(route)
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(example.params[name] ?? name))
+  const query = new URLSearchParams(example.query).toString()
+  return `${baseUrl}${path}${query ? `?${query}` : ''}`
+}
+
+/**
+ * /.well-known/x402: every paid resource as an absolute URL a crawler can probe for its 402 (the
+ * shape x402scan reads: version, resources, instructions), with the fields of the x402 discovery
+ * draft (x402Version, kind, name, description, docs).
+ */
+export function wellKnownX402(routes: RouteDef[], baseUrl: string) {
+  const paid = routes.filter((r) => r.price !== null)
   return {
     version: 1,
-    resources: routes.filter((r) => r.price !== null).map((r) => `GET ${r.path}`),
-    precos_usd: Object.fromEntries(routes.filter((r) => r.price !== null).map((r) => [r.path, r.price])),
-    instructions: 'Chame com GET; sem pagamento a rota responde 402 com PAYMENT-REQUIRED (x402 v2, exact, USDC na Base). Guia: /llms.txt. Esquema: /openapi.json.',
+    x402Version: 2,
+    kind: 'resource-server',
+    name: SERVICE_NAME,
+    description: 'Dados públicos brasileiros oficiais (cadastro CNPJ, sanções, Banco Central, compras públicas, fundos, mercado, commodities, tributos, desmatamento) em JSON; rotas pagas por chamada com x402 (USDC na Base).',
+    resources: paid.map((r) => exampleUrl(baseUrl, r)),
+    precos_usd: Object.fromEntries(paid.map((r) => [r.path, r.price])),
+    docs: `${baseUrl}/docs`,
+    openapi: `${baseUrl}/openapi.json`,
+    mcp: `${baseUrl}/mcp`,
+    instructions: `Chame com GET; sem pagamento a rota responde 402 com PAYMENT-REQUIRED (x402 v2, exact, USDC na Base). Guia: ${baseUrl}/llms.txt. Esquema: ${baseUrl}/openapi.json.`,
   }
 }
 
-export function termos(datasets: Dataset[], routes: RouteDef[]): string {
-  const planned = [...new Set(routes.filter((r) => r.planned).map((r) => r.dataset))]
+/**
+ * /.well-known/x402.json: the per-origin manifest of the x402 well-known discovery draft, a
+ * projection of the route table (the live 402 stays authoritative): each paid resource with its
+ * terms, how to call it (routeTemplate, parameters) and an example of its answer where small.
+ */
+export function wellKnownManifest(routes: RouteDef[], baseUrl: string, config?: Pick<Config, 'network' | 'payTo'>) {
+  const network = config?.network ?? 'eip155:8453'
+  const net = NETWORKS[network]
+  return {
+    x402Version: 2,
+    lastUpdated: STARTED_AT,
+    items: routes
+      .filter((r) => r.price !== null)
+      .map((r) => {
+        const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+        const example = exampleRequestOf(r)
+        return {
+          resource: { url: `${baseUrl}${r.path.replace(/\{(\w+)\}/g, ':$1')}`, description: r.summary, mimeType: 'application/json', serviceName: SERVICE_NAME },
+          type: 'http',
+          accepts: config?.payTo
+            ? [{ scheme: 'exact', network, amount: priceAtomic(r.price!), asset: net.usdc, payTo: config.payTo, maxTimeoutSeconds: 300, extra: { ...net.eip712 } }]
+            : [],
+          input: {
+            method: 'GET',
+            ...(pathParams.length ? { routeTemplate: routerPath(r.path), pathParams: Object.fromEntries(pathParams.map((p) => [p, example.params[p] ?? null])) } : {}),
+            ...(Object.keys(example.query).length ? { queryParams: example.query } : {}),
+          },
+          output: { mimeType: 'application/json' },
+          ...(r.units ? { preco: { unidade_usd: r.price, max_unidades: r.maxUnits ?? null } } : {}),
+        }
+      }),
+  }
+}
+
+/** GET /: a person is led to /docs, an agent (anything not asking for HTML) to the machine-readable documents. */
+export function landing(baseUrl: string, wantsHtml: boolean): { contentType: string; body: string } {
+  if (wantsHtml)
+    return {
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>dadosbr</title><meta http-equiv="refresh" content="0; url=/docs"></head>
+<body><p>dadosbr: dados públicos brasileiros em JSON. <a href="/docs">Referência interativa (/docs)</a> ·
+<a href="/llms.txt">guia para agentes (/llms.txt)</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/v1/health">estado</a></p></body></html>`,
+    }
+  return {
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({
+      servico: SERVICE_NAME,
+      descricao: 'Dados públicos brasileiros oficiais em JSON, por HTTP GET; rotas pagas com x402 (USDC na Base), grátis sem nada.',
+      documentacao: `${baseUrl}/docs`,
+      para_agentes: `${baseUrl}/llms.txt`,
+      openapi: `${baseUrl}/openapi.json`,
+      mcp: `${baseUrl}/mcp`,
+      x402: `${baseUrl}/.well-known/x402`,
+      saude: `${baseUrl}/v1/health`,
+      ferramentas_gratis: `${baseUrl}/v1/ferramentas`,
+    }),
+  }
+}
+
+export function termos(datasets: Dataset[]): string {
   return `${TERMOS}
 ## Bases desta versão
 
 Servidas: ${datasets.map((d) => `${d.name} (${d.titulo})`).join('; ')}.
-${planned.length ? `\nAinda não servidas (as rotas respondem 501 nao_implementado e nada cobram): ${planned.join(', ')}.\n` : ''}`
+`
 }
 
 const TERMOS = `# Termos de uso do dadosbr
@@ -96,18 +188,21 @@ const TERMOS = `# Termos de uso do dadosbr
 `
 
 export function discoveryRoutes(routes: RouteDef[], datasets: Dataset[], config?: Config): StaticRoute[] {
-  // Built once: the route table does not change while the server runs.
+  // Built once: the route table does not change while the server runs. Compact JSON: the indented
+  // document was three times the size, and /docs waited seconds for it.
   const openapi = buildOpenApi(routes, datasets, config)
-  const json = JSON.stringify(openapi, null, 2)
+  const json = JSON.stringify(openapi)
   const yaml = stringify(openapi)
   const llms = llmsTxt(routes, datasets)
-  const wellKnown = JSON.stringify(wellKnownX402(routes), null, 2)
-  const terms = termos(datasets, routes)
+  const terms = termos(datasets)
+  const JSON_TYPE = 'application/json; charset=utf-8'
   return [
-    { path: '/openapi.json', contentType: 'application/json; charset=utf-8', body: () => json },
+    { path: '/', contentType: 'text/html; charset=utf-8', body: (baseUrl, request) => landing(baseUrl, (request.headers.get('accept') ?? '').includes('text/html')) },
+    { path: '/openapi.json', contentType: JSON_TYPE, body: () => json },
     { path: '/openapi.yaml', contentType: 'application/yaml; charset=utf-8', body: () => yaml },
     { path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: () => llms },
-    { path: '/.well-known/x402', contentType: 'application/json; charset=utf-8', body: () => wellKnown },
+    { path: '/.well-known/x402', contentType: JSON_TYPE, body: (baseUrl) => JSON.stringify(wellKnownX402(routes, baseUrl)) },
+    { path: '/.well-known/x402.json', contentType: JSON_TYPE, body: (baseUrl) => JSON.stringify(wellKnownManifest(routes, baseUrl, config?.free ? undefined : config)) },
     { path: '/termos', contentType: 'text/markdown; charset=utf-8', body: () => terms },
     { path: '/docs', contentType: 'text/html; charset=utf-8', body: () => DOCS_HTML },
     { path: '/docs/swagger-ui.css', contentType: 'text/css; charset=utf-8', body: () => swaggerCss },

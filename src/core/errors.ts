@@ -9,14 +9,15 @@ export const ERROR_CODES = {
   parametro_desconhecido: { status: 400, descricao: 'A consulta traz um parâmetro que a rota não aceita.' },
   parametro_repetido: { status: 400, descricao: 'Um parâmetro de consulta aparece mais de uma vez.' },
   filtro_obrigatorio: { status: 400, descricao: 'A busca exige ao menos um filtro.' },
+  pagamento_invalido: { status: 400, descricao: 'O pagamento apresentado quebra uma regra do x402 que não se resolve pagando de novo (ex.: identificador de pagamento fora do formato); nada é cobrado.' },
   pagamento_exigido: { status: 402, descricao: 'Rota paga chamada sem pagamento válido (protocolo x402).' },
   nao_encontrado: { status: 404, descricao: 'O recurso pedido não existe na base carregada.' },
   rota_inexistente: { status: 404, descricao: 'Nenhuma rota neste caminho.' },
   metodo_nao_permitido: { status: 405, descricao: 'A rota existe, mas só aceita GET e HEAD.' },
+  pagamento_conflitante: { status: 409, descricao: 'O identificador de pagamento (payment-identifier) já foi usado com outro pagamento ou outra chamada, ou o pedido dele ainda está em andamento; nada é cobrado.' },
   uri_muito_longa: { status: 414, descricao: 'O endereço pedido passa de 8 KiB.' },
   erro_interno: { status: 500, descricao: 'Falha inesperada do servidor; foi registrada no log.' },
-  nao_implementado: { status: 501, descricao: 'A rota faz parte da interface, mas a base dela ainda não é servida por esta versão; nada é cobrado.' },
-  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado; rode a ingestão.' },
+  dados_indisponiveis: { status: 503, descricao: 'O arquivo de dados desta rota não está carregado (rode a ingestão), ou a resposta não teria nenhum dado (nenhuma cópia da fonte ainda, todas as partes de um pacote faltando): nada é cobrado.' },
   pagamento_indisponivel: { status: 503, descricao: 'O facilitador de pagamentos não responde; nada é cobrado nem servido.' },
 } as const
 
@@ -49,7 +50,11 @@ export function errorBody(codigo: string, mensagem: string): ErrorBody {
  * throughput). Sent as is; tests (checkResponses) still parse and validate it.
  */
 export class JsonText {
-  constructor(readonly text: string | Uint8Array) {}
+  constructor(
+    readonly text: string | Uint8Array,
+    /** The value it was written from, when at hand: read by checks on the answer (semDados) without parsing it again. */
+    readonly source?: unknown,
+  ) {}
   parse(): unknown {
     return JSON.parse(typeof this.text === 'string' ? this.text : new TextDecoder().decode(this.text))
   }

@@ -1,30 +1,22 @@
 import { z } from 'zod'
 import type { AppContext } from './context'
+import { FonteEstado } from './feeds/model'
 import { defineRoute } from './route'
 
 /** The dataset whose reference month is reported as base_referencia (SPEC §2: "the loaded registry"). */
 const REGISTRY_DATASET = 'cnpj'
 
 export const Health = z.object({
-  status: z.enum(['ok', 'degradado']).describe('degradado quando algum arquivo de dados falta ou não abre; motivos diz qual'),
+  status: z.enum(['ok', 'degradado']).describe('degradado quando algum arquivo de dados falta ou não abre, ou uma fonte tem problema (fontes[].problema); motivos diz qual'),
   servico: z.string(),
   versao: z.string(),
   base_referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência (AAAA-MM) do cadastro de empresas carregado'),
   pagamentos: z.enum(['ativos', 'desligados', 'indisponiveis']).describe('desligados com --free (nada é cobrado); indisponiveis quando o facilitador não responde (rotas pagas dão 503)'),
+  sem_fontes: z.boolean().describe('true com serve --sem-fontes: nenhuma fonte externa é consultada e as cópias são servidas como estão (a amostra embutida, status amostra)'),
   bases: z.array(z.object({ nome: z.string(), ok: z.boolean(), referencia: z.string().nullable(), motivo: z.string().nullable() })),
   fontes: z
-    .array(
-      z.object({
-        nome: z.string(),
-        base: z.string(),
-        consultado_em: z.string().nullable(),
-        defasagem_segundos: z.number().int().nullable(),
-        atualiza_a_cada_minutos: z.number(),
-        ultimo_erro: z.string().nullable(),
-        status: z.enum(['ok', 'atrasada', 'sem_dados', 'falhando']),
-      }),
-    )
-    .describe('fontes consultadas periodicamente pelo servidor: idade da cópia e último erro; atrasada = mais velha que três intervalos'),
+    .array(FonteEstado)
+    .describe('fontes consultadas pelo servidor, cada uma com o mesmo registro que o `fonte` das suas rotas traz (para uma fonte com várias consultas, a consulta padrão), o número de falhas seguidas e o problema que deixa o serviço degradado'),
   motivos: z.array(z.string()),
 })
 
@@ -41,13 +33,8 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
   }
   const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)
-  const fontes = ctx.feeds.health()
-  for (const f of fontes) {
-    if (f.status === 'ok') continue
-    const why =
-      f.status === 'sem_dados' ? 'nenhuma cópia obtida ainda' : f.status === 'falhando' ? 'a última consulta falhou' : `cópia de ${Math.round((f.defasagem_segundos ?? 0) / 60)} min, mais velha que três intervalos (${f.atualiza_a_cada_minutos} min)`
-    motivos.push(`fonte ${f.nome}: ${why}${f.ultimo_erro ? ` (último erro: ${f.ultimo_erro})` : ''}`)
-  }
+  const fontes = ctx.feeds.health().map(({ chave: _, ...f }) => f)
+  for (const f of fontes) if (f.problema) motivos.push(`fonte ${f.nome}: ${f.problema}`)
   const pagamentos = ctx.config.free ? 'desligados' : (await ctx.payments?.available()) ? 'ativos' : 'indisponiveis'
   if (pagamentos === 'indisponiveis') motivos.push('pagamentos: o facilitador não responde')
   return {
@@ -56,6 +43,7 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     versao: VERSION,
     base_referencia: bases.find((b) => b.nome === REGISTRY_DATASET && b.ok)?.referencia ?? null,
     pagamentos,
+    sem_fontes: ctx.feeds.offline,
     bases,
     fontes,
     motivos,

@@ -20,7 +20,7 @@ export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0
 /** The statuses counted by their own label; any other is counted as "outro". */
 const STATUSES = [200, 204, 206, 304, 400, 401, 402, 403, 404, 405, 409, 413, 414, 422, 429, 431, 500, 501, 502, 503, 504] as const
 /** What the payment layer records for a payment presented (gate.ts), plus what it could not classify. */
-export const PAYMENT_RESULTS = ['liquidado', 'recusado', 'nao_cobrado', 'falha_liquidacao', 'liquidacao_indeterminada', 'facilitador_indisponivel'] as const
+export const PAYMENT_RESULTS = ['liquidado', 'recusado', 'nao_cobrado', 'falha_liquidacao', 'liquidacao_indeterminada', 'facilitador_indisponivel', 'repetido'] as const
 export type PaymentResult = (typeof PAYMENT_RESULTS)[number]
 
 /** The label of requests that matched no route (404 rota_inexistente, 405, 414, preflights). */
@@ -161,7 +161,7 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         out.sample('dadosbr_http_request_duration_seconds_sum', { rota: route }, sum(r, OFF_SUM))
         out.sample('dadosbr_http_request_duration_seconds_count', { rota: route }, count)
       })
-      out.help('dadosbr_payments_total', 'counter', 'Pagamentos apresentados em rotas pagas, pelo resultado: liquidado, recusado, nao_cobrado (a rota respondeu 4xx/5xx), falha_liquidacao, liquidacao_indeterminada, facilitador_indisponivel.')
+      out.help('dadosbr_payments_total', 'counter', 'Pagamentos apresentados em rotas pagas, pelo resultado: liquidado, recusado, nao_cobrado (a rota respondeu 4xx/5xx), falha_liquidacao, liquidacao_indeterminada, facilitador_indisponivel, repetido (a resposta guardada de um pagamento já liquidado, reenviado com o mesmo identificador: nada cobrado de novo).')
       out.help('dadosbr_payments_settled_usd_total', 'counter', 'Valor liquidado em USD (USDC), por rota.')
       routes.forEach((route, r) => {
         PAYMENT_RESULTS.forEach((result, k) => {
@@ -193,16 +193,19 @@ export function createMetrics(labels: string[], options: MetricsOptions = {}): M
         if (built && !Number.isNaN(Date.parse(built))) out.sample('dadosbr_dataset_built_timestamp_seconds', { base: ds.name }, Math.floor(Date.parse(built) / 1000))
       }
 
-      out.help('dadosbr_feed_up', 'gauge', '1 quando a cópia da fonte acompanhada está dentro do prazo (status ok em /v1/health).')
-      out.help('dadosbr_feed_age_seconds', 'gauge', 'Idade da cópia mais nova da fonte.')
-      out.help('dadosbr_feed_consecutive_failures', 'gauge', 'Consultas seguidas que falharam desde o último sucesso (somadas entre as chaves da fonte); volta a 0 quando a fonte responde.')
+      // The same record as /v1/health and each route's `fonte` (src/core/feeds): the main query of each source.
+      out.help('dadosbr_feed_up', 'gauge', '1 quando a fonte não deixa o serviço degradado (fontes[].problema nulo em /v1/health).')
+      out.help('dadosbr_feed_age_seconds', 'gauge', 'Idade dos dados servidos da fonte (defasagem_segundos).')
+      out.help('dadosbr_feed_last_success_timestamp_seconds', 'gauge', 'Quando os dados servidos foram obtidos da fonte (consultado_em), em segundos Unix.')
+      out.help('dadosbr_feed_last_attempt_timestamp_seconds', 'gauge', 'A última consulta à fonte, com ou sem sucesso (tentado_em), em segundos Unix.')
+      out.help('dadosbr_feed_consecutive_failures', 'gauge', 'Consultas seguidas que falharam desde o último sucesso; volta a 0 quando a fonte responde.')
       for (const f of ctx.feeds.health()) {
-        out.sample('dadosbr_feed_up', { fonte: f.nome, base: f.base }, f.status === 'ok' ? 1 : 0)
-        if (f.defasagem_segundos !== null) out.sample('dadosbr_feed_age_seconds', { fonte: f.nome, base: f.base }, f.defasagem_segundos)
-        let failures = 0
-        const def = ctx.feeds.def(f.nome)
-        for (const key of new Set([...(def.defaultKeys ?? ['']), ...ctx.feeds.keysOnDisk(f.nome)])) failures += ctx.feeds.copy(f.nome, key)?.falhas ?? 0
-        out.sample('dadosbr_feed_consecutive_failures', { fonte: f.nome, base: f.base }, failures)
+        const labels = { fonte: f.nome, base: f.base, status: f.status }
+        out.sample('dadosbr_feed_up', labels, f.problema ? 0 : 1)
+        if (f.defasagem_segundos !== null) out.sample('dadosbr_feed_age_seconds', labels, f.defasagem_segundos)
+        if (f.consultado_em) out.sample('dadosbr_feed_last_success_timestamp_seconds', labels, Math.floor(Date.parse(f.consultado_em) / 1000))
+        if (f.tentado_em) out.sample('dadosbr_feed_last_attempt_timestamp_seconds', labels, Math.floor(Date.parse(f.tentado_em) / 1000))
+        out.sample('dadosbr_feed_consecutive_failures', labels, f.falhas)
       }
 
       out.help('dadosbr_process_resident_memory_bytes', 'gauge', 'Memória residente de cada processo que atende (0 = o primeiro).')

@@ -1,7 +1,7 @@
 // A route is declared once, with its price and zod schemas; the server, the payment
 // layer, the OpenAPI document, /llms.txt and /.well-known/x402 all read this declaration.
 import { z } from 'zod'
-import type { ErrorCode, JsonText } from './errors'
+import { ApiError, JsonText, type ErrorCode } from './errors'
 import type { AppContext } from './context'
 
 export interface RouteInput<P, Q> {
@@ -29,6 +29,8 @@ export interface RouteDef<P = any, Q = any, R = any> {
    * no challenge is made and nothing can be charged.
    */
   units?: (input: { params: Record<string, string>; query: URLSearchParams }) => number
+  /** The most units one request may hold (with `units`): the price range /openapi.json states. */
+  maxUnits?: number
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
   response: z.ZodType<R>
@@ -42,17 +44,73 @@ export interface RouteDef<P = any, Q = any, R = any> {
    * Path parameters named cnpj default to the registry sample's CNPJ.
    */
   exampleInput?: { params?: Record<string, string>; query?: Record<string, string> }
-  /** A path of the interface whose dataset is not served yet (501); price is what it will cost. */
-  planned?: { price: number | null }
-  /** Accept any query parameter (the planned routes, which answer 501 whatever is asked). */
-  acceptsAnyQuery?: boolean
   /** The answer, or its JSON already written (JsonText, for routes that store it serialized). */
   handler: (input: RouteInput<P, Q>) => R | JsonText | Promise<R | JsonText>
+  /**
+   * Never paid for nothing: says why an answer carries no data (every quote null, every part of a
+   * pack missing), or null when it has some. Such an answer leaves as a 503 dados_indisponiveis
+   * instead of a 200, so it is never charged (the payment layer settles only a 2xx), and a pack
+   * counts it as a missing part. A paid route gets `semFonte` unless it says otherwise (false: never).
+   */
+  semDados?: ((body: R) => string | null) | false
 }
 
-/** Identity helper that keeps the generic types of a route declaration. */
+/** The rule of paid answers with no data, in words, for the routes' descriptions (the OpenAPI text). */
+export const REGRA_SEM_DADOS = 'Uma resposta sem nenhum dado (nenhuma cópia da fonte ainda) é um 503 dados_indisponiveis e não é cobrada.'
+
+/**
+ * The default test of a paid answer with no data: it reports its sources' state (`fonte`, or each
+ * of `fontes`) and none of them has a copy yet.
+ */
+export function semFonte(body: unknown): string | null {
+  if (!isRecord(body)) return null
+  const fontes = isFonte(body.fonte) ? [body.fonte] : isRecord(body.fontes) ? Object.values(body.fontes).filter(isFonte) : []
+  if (!fontes.length || !fontes.every((f) => f.status === 'fonte_indisponivel')) return null
+  return `nenhuma cópia de ${fontes.map((f) => f.base).join(', ')} foi obtida ainda`
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isFonte = (v: unknown): v is { base: string; status: string } => isRecord(v) && typeof v.base === 'string' && typeof v.status === 'string'
+
+/** The 503 of an answer with no data (semDados). */
+export function semDadosErro(motivo: string): ApiError {
+  return new ApiError('dados_indisponiveis', `Esta resposta não teria nenhum dado: ${motivo}. Nada foi cobrado; tente de novo em alguns minutos.`)
+}
+
+/** Declares a route: keeps its generic types, and makes its handler refuse an answer with no data (semDados). */
 export function defineRoute<P, Q, R>(def: RouteDef<P, Q, R>): RouteDef<P, Q, R> {
-  return def
+  // The default applies to paid routes whose answer declares a polled source's state: the others have no such source.
+  const check = def.semDados === false ? null : (def.semDados ?? (def.price !== null && declaraFonte(def.response) ? semFonte : null))
+  if (!check) return def
+  const handler = def.handler
+  const verify = (body: R | JsonText) => {
+    const value = body instanceof JsonText ? body.source : body
+    const motivo = value === undefined ? null : check(value as R)
+    if (motivo) throw semDadosErro(motivo)
+    return body
+  }
+  // A synchronous handler stays synchronous (no promise added on the request path).
+  return { ...def, handler: (input) => {
+    const out = handler(input)
+    return out instanceof Promise ? out.then(verify) : verify(out)
+  } }
+}
+
+/** Whether a response schema carries a polled source's state: a `fonte`, or `fontes` of them, with status and cache. */
+function declaraFonte(schema: z.ZodType): boolean {
+  const shape = objectShape(schema)
+  if (!shape) return false
+  const isState = (s: z.ZodType | undefined) => {
+    const inner = s && objectShape(s)
+    return Boolean(inner && 'status' in inner && 'cache' in inner && 'consultado_em' in inner)
+  }
+  const fontes = shape.fontes && objectShape(shape.fontes)
+  return isState(shape.fonte) || Boolean(fontes && Object.values(fontes).some(isState))
+}
+
+const objectShape = (schema: z.ZodType): Record<string, z.ZodType> | null => {
+  const s = schema instanceof z.ZodNullable || schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema
+  return s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>) : null
 }
 
 /** /v1/a/{b} -> /v1/a/:b for the router. */

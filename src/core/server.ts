@@ -6,6 +6,7 @@ import { ApiError, CORS_HEADERS, errorResponse, JsonText, jsonResponse } from '.
 import { UNMATCHED, type Metrics } from './metrics'
 import { pathPattern, routerPath, type RouteDef } from './route'
 import { checkQueryEncoding, parseParams, parseQuery } from './validate'
+import { compressDynamic, StaticBodies } from './compression'
 
 export const MAX_URL_BYTES = 8192
 const ROUTE_LABEL = Symbol('rota das métricas')
@@ -14,7 +15,7 @@ const CORS_ENTRIES = Object.entries(CORS_HEADERS)
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-  'access-control-allow-headers': 'PAYMENT-SIGNATURE, X-PAYMENT, Content-Type, Access-Control-Expose-Headers',
+  'access-control-allow-headers': 'PAYMENT-SIGNATURE, X-PAYMENT, Content-Type, Access-Control-Expose-Headers, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
   'access-control-max-age': '86400',
 }
 
@@ -22,35 +23,79 @@ const PREFLIGHT_HEADERS = {
 export interface StaticRoute {
   path: string
   contentType: string
-  body: () => string
+  /** The document for a request (its base URL for absolute links); another content type when it negotiates one. */
+  body: (baseUrl: string, request: Request) => string | { contentType: string; body: string }
+}
+
+/** Another handler mounted on one path for every method (the MCP endpoint), outside the route table. */
+export interface MountedHandler {
+  path: string
+  handle(request: Request, baseUrl: string): Promise<Response>
 }
 
 /** Wraps a paid route's handler; provided by the payment layer (src/core/payments). */
 export interface PaymentGate {
-  charge(route: RouteDef, request: Request, baseUrl: string, serve: () => Promise<Response>): Promise<Response>
+  charge(route: RouteDef, request: Request, baseUrl: string, serve: () => Promise<Response>, rawParams: Record<string, string>): Promise<Response>
 }
 
 export interface Server {
   handle(request: Request): Promise<Response>
+  /** Runs a route for a request with no payment step (MCP calls, which the payment layer charges itself). */
+  run(route: RouteDef, request: Request, rawParams: Record<string, string>, baseUrl: string): Promise<Response>
 }
 
-/**
- * A punctuated CNPJ (33.683.111/0002-80) carries a slash that would split the path;
- * users paste it as is, so its slash is encoded before routing.
- */
-const PUNCTUATED_CNPJ = /\/([0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3})\/([0-9A-Za-z]{4}-?[0-9]{2})(?=\/|$)/
 /** Where the path of an absolute URL (scheme://host/path) starts; -1 when it has none. */
 const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)
 
-export function withEncodedCnpjSlash(request: Request): Request {
-  // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
-  const { url } = request
-  const query = url.indexOf('?')
-  const path = url.slice(pathStart(url), query < 0 ? undefined : query)
-  if (!PUNCTUATED_CNPJ.test(path)) return request
-  const parsed = new URL(url)
-  parsed.pathname = parsed.pathname.replace(PUNCTUATED_CNPJ, '/$1%2F$2')
-  return new Request(parsed, request)
+const MASK_CHARS = /^[0-9A-Za-z.-]+$/
+
+/** A pasted CNPJ mask split by the path: two parts of a CNPJ's characters around one slash, A with a dot or B with a digit. */
+function slashedValue(value: string): [string, string] | null {
+  const slash = value.indexOf('/')
+  if (slash < 0 || value.length > 64 || value.indexOf('/', slash + 1) >= 0) return null
+  const a = value.slice(0, slash)
+  const b = value.slice(slash + 1)
+  // A dotted first part may end at the slash (a mask cut there: 33.683.111//socios).
+  if (!MASK_CHARS.test(a) || !(b === '' ? a.includes('.') : MASK_CHARS.test(b)) || !(a.includes('.') || /\d/.test(b))) return null
+  return [a, b]
+}
+
+/**
+ * A CNPJ pasted with its mask (33.683.111/0002-80) has a slash that splits the path. When a path
+ * matches no route as written and a route's parameter position holds two parts around one slash
+ * (A with a dot, or B with a digit: a mask, not a misspelt sub-route like /socio), the slash is
+ * encoded so the parameter's own check sees the whole value: the CNPJ when valid, its 400 when not.
+ * Routes as written come first, so /v1/fundos/consulta/123456 is that route with cnpj 123456.
+ */
+export function slashInParameter(routePaths: string[]): (request: Request) => Request {
+  const routes = routePaths.map(pathPattern)
+  // The suffixes after the parameter, by the path before it; longer suffixes first (/empresa/{cnpj}/socios before /empresa/{cnpj}).
+  const byPrefix = new Map<string, string[]>()
+  for (const p of routePaths.filter((r) => r.includes('{'))) {
+    const prefix = p.slice(0, p.indexOf('{'))
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), p.slice(p.indexOf('}') + 1)].sort((a, b) => b.length - a.length))
+  }
+  const lengths = [...new Set([...byPrefix.keys()].map((k) => k.length))]
+  return (request) => {
+    // Checked on the path's text: a URL object per request cost more than the rest of this wrapper.
+    const { url } = request
+    const query = url.indexOf('?')
+    const start = pathStart(url)
+    const path = url.slice(start, query < 0 ? undefined : query)
+    for (const n of lengths) {
+      // Only a path with a slash after a parameter's start can hold a split value.
+      if (path.length <= n || path.indexOf('/', n) < 0) continue
+      const prefix = path.slice(0, n)
+      for (const suffix of byPrefix.get(prefix) ?? []) {
+        if (path.length <= n + suffix.length || !path.endsWith(suffix)) continue
+        const parts = slashedValue(path.slice(n, path.length - suffix.length))
+        if (!parts) continue
+        if (routes.some((r) => r.test(path))) return request
+        return new Request(`${url.slice(0, start)}${prefix}${parts[0]}%2F${parts[1]}${suffix}${query < 0 ? '' : url.slice(query)}`, request)
+      }
+    }
+    return request
+  }
 }
 
 /** /v1/health/ answers as /v1/health: a trailing slash is a common typo, not a different resource. */
@@ -82,8 +127,9 @@ export function baseUrlOf(ctx: AppContext, request: Request): string {
   return path < 0 ? url : url.slice(0, path)
 }
 
-export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null, metrics: Metrics | null = null): Server {
-  const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path), ...(metrics ? ['/metrics'] : [])].map(pathPattern)
+export function createServer(ctx: AppContext, routes: RouteDef[], statics: StaticRoute[], payments: PaymentGate | null, metrics: Metrics | null = null, mounted: MountedHandler[] = []): Server {
+  const patterns = [...routes.map((r) => r.path), ...statics.map((s) => s.path), ...mounted.map((m) => m.path), ...(metrics ? ['/metrics'] : [])].map(pathPattern)
+  const staticBodies = new StaticBodies()
   /**
    * The metrics label of the route that answered a request, kept on the request object the router
    * saw (absent: no route matched). A symbol property costs nothing measurable; a WeakMap cost 0.2-0.3 µs a request.
@@ -94,6 +140,7 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
   }
   const unmatched = metrics?.indexOf(UNMATCHED) ?? 0
   const knownPath = (pathname: string) => patterns.some((p) => p.test(pathname))
+  const withSlashInParameter = slashInParameter(routes.map((r) => r.path))
 
   /** The route's typed inputs, or the 4xx that refuses them. */
   const parseInputs = (route: RouteDef, request: Request, rawParams: Record<string, string>) => {
@@ -105,7 +152,9 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     try {
       let body = await route.handler({ ...parseInputs(route, request, rawParams), request, baseUrl, ctx })
       if (ctx.checkResponses) body = route.response.parse(body instanceof JsonText ? body.parse() : body)
-      return jsonResponse(body)
+      const text = body instanceof JsonText ? body.text : JSON.stringify(body)
+      const compressed = compressDynamic(text, request.headers.get('accept-encoding'))
+      return compressed ? jsonResponse(new JsonText(compressed.body), 200, compressed.headers) : jsonResponse(new JsonText(text))
     } catch (err) {
       return failure(err, route.path)
     }
@@ -137,17 +186,22 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
       const baseUrl = baseUrlOf(ctx, request)
       // SPEC §3: a paid route answers 402 to any request without payment, whatever its parameters;
       // with a payment, bad input is a 4xx, which is never settled (gate.ts).
-      const serve = () => serveRoute(route, request, (params ?? {}) as Record<string, string>, baseUrl)
+      const raw = (params ?? {}) as Record<string, string>
+      const serve = () => serveRoute(route, request, raw, baseUrl)
       if (route.price === null || ctx.config.free) return serve()
       if (!payments) return errorResponse(new ApiError('pagamento_indisponivel', 'Pagamentos não configurados neste servidor.'))
-      return payments.charge(route, request, baseUrl, serve)
+      return payments.charge(route, request, baseUrl, serve, raw)
     })
   }
   for (const s of statics) {
     const label = metrics?.indexOf(s.path) ?? 0
     app.get(s.path, ({ request }) => {
       if (metrics) answeredBy.set(request, label)
-      return new Response(s.body(), { headers: { 'content-type': s.contentType, 'cache-control': 'public, max-age=300' } })
+      const baseUrl = baseUrlOf(ctx, request)
+      const made = s.body(baseUrl, request)
+      const { contentType, body } = typeof made === 'string' ? { contentType: s.contentType, body: made } : made
+      const out = staticBodies.body(`${s.path} ${contentType} ${baseUrl}`, body, request.headers.get('accept-encoding'))
+      return new Response(out.body as BodyInit, { headers: { 'content-type': contentType, 'cache-control': 'public, max-age=300', ...out.headers } })
     })
   }
   // Off the paid path: never charged, outside the route table (not in /openapi.json); off with --metricas 0.
@@ -159,6 +213,20 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     })
   }
 
+  const mountedAt = (request: Request) => {
+    const { url } = request
+    const query = url.indexOf('?')
+    const path = url.slice(pathStart(url), query < 0 ? undefined : query)
+    return mounted.find((m) => m.path === path)
+  }
+  for (const m of mounted) {
+    const label = metrics?.indexOf(m.path) ?? 0
+    app.get(m.path, ({ request }) => {
+      if (metrics) answeredBy.set(request, label)
+      return m.handle(request, baseUrlOf(ctx, request))
+    })
+  }
+
   const handle = async (request: Request): Promise<Response> => {
     const started = performance.now()
     let response: Response
@@ -167,8 +235,17 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     } else if (request.method === 'OPTIONS') {
       const known = knownPath(new URL(request.url).pathname)
       response = known ? new Response(null, { status: 204, headers: PREFLIGHT_HEADERS }) : errorResponse(new ApiError('rota_inexistente', 'Nenhuma rota neste caminho.'))
+    } else if (mounted.length && request.method !== 'GET' && request.method !== 'HEAD' && mountedAt(request)) {
+      // POST /mcp and the like: the handler reads the body itself (Elysia would parse it first).
+      const m = mountedAt(request)!
+      try {
+        response = await m.handle(request, baseUrlOf(ctx, request))
+      } catch (err) {
+        response = failure(err, m.path)
+      }
+      if (metrics) metrics.request(metrics.indexOf(m.path), response.status, (performance.now() - started) / 1000)
     } else {
-      const routed = withEncodedCnpjSlash(withoutTrailingSlash(request))
+      const routed = withSlashInParameter(withoutTrailingSlash(request))
       try {
         response = await app.handle(routed)
       } catch (err) {
@@ -185,5 +262,5 @@ export function createServer(ctx: AppContext, routes: RouteDef[], statics: Stati
     return response
   }
 
-  return { handle }
+  return { handle, run: serveRoute }
 }

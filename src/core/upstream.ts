@@ -115,8 +115,12 @@ export async function fetchUpstream(url: string, options: FetchOptions = {}): Pr
   }
 }
 
-/** The URL without its query string, for messages (queries may be long; never secrets here, but keep lines short). */
+/**
+ * The URL without its query string nor any user:password (an upstream setting may carry a proxy's credentials), for
+ * messages: they reach the log, /v1/health and the `fonte.ultimo_erro` of answers.
+ */
 export function describeUrl(url: string): string {
   const q = url.indexOf('?')
-  return q < 0 ? url : url.slice(0, q)
+  const bare = q < 0 ? url : url.slice(0, q)
+  return bare.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
 }

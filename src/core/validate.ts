@@ -2,6 +2,7 @@
 // every failure into a 400 envelope (never the framework's 422).
 import { z } from 'zod'
 import { checkCnpj } from './documents'
+import { checkIbgeMunicipio, UF_POR_CODIGO } from './ibge'
 import { ApiError, type ErrorCode } from './errors'
 import type { RouteDef } from './route'
 
@@ -127,7 +128,6 @@ export function checkQueryEncoding(url: string): void {
 }
 
 export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSearchParams): Q {
-  if (route.acceptsAnyQuery) return {} as Q
   const allowed = route.query instanceof z.ZodObject ? Object.keys(route.query.shape) : []
   const raw: Record<string, string> = {}
   for (const [name, value] of searchParams) {
@@ -146,6 +146,10 @@ export function parseQuery<Q>(route: RouteDef<unknown, Q>, searchParams: URLSear
  * An integer query parameter: decimal digits only (no `0x10`, `1e1`, ` 10`, `+5`), between min and
  * max, one message for every way it can be wrong. Huge values are refused by the range, with no
  * JavaScript limit in the message.
+ *
+ * The value arrives as text and becomes a number through a pipe; a JSON Schema of the input side
+ * (OpenAPI, the MCP tools, the 402's Bazaar input schema) describes the text (its digits pattern)
+ * and would lose the range the number enforces: the metadata keeps it there as minimum and maximum.
  */
 export function intParam(min: number, max: number) {
   const message = `deve ser um número inteiro de ${min} a ${max}`
@@ -154,6 +158,7 @@ export function intParam(min: number, max: number) {
     .regex(/^\d{1,12}$/, message)
     .transform(Number)
     .pipe(z.number().int().min(min, message).max(max, message))
+    .meta({ minimum: min, maximum: max })
 }
 
 /** A page number: positive integer, bounded so OFFSET arithmetic never overflows. */
@@ -173,4 +178,41 @@ export const cnpjParam = checkedParam((value) => {
         ? 'CNPJ com formato inválido: use 14 caracteres (números ou letras A-Z, os dois últimos números), com ou sem pontuação'
         : 'CNPJ com dígitos verificadores inválidos; confira o número em /v1/ferramentas/cnpj/{valor} (grátis)',
   }
+})
+
+/** The 27 federative units (26 states and the Federal District). */
+export const UFS = Object.values(UF_POR_CODIGO).sort() as readonly string[]
+
+function ufQuery(exterior: boolean) {
+  const aceitas = exterior ? [...UFS, 'EX'] : UFS
+  const message = `deve ser a sigla de uma das 27 UFs (duas letras: ${UFS.join(', ')})${exterior ? ' ou EX (estabelecimento no exterior)' : ''}`
+  return z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .refine((v) => aceitas.includes(v), message)
+    .meta({ type: 'string', enum: [...aceitas] })
+}
+
+/**
+ * A `uf` query parameter, on every route that takes one: one of the 27 UFs, upper or lower case;
+ * anything else (XX, a state's name) is a 400, never a filter that silently matches nothing.
+ */
+export const ufParam = ufQuery(false)
+/** The same, for the registry, whose UF field also holds EX (establishments abroad, as the Receita writes them). */
+export const ufOuExteriorParam = ufQuery(true)
+
+/**
+ * An IBGE municipality code path parameter: 7 digits, a state's code first, the check digit right
+ * (src/core/ibge.ts). A code that passes but no municipality has is the route's 404.
+ */
+export const ibgeMunicipioParam = checkedParam((value) => {
+  const check = checkIbgeMunicipio(value)
+  if (check.valido) return { ok: true, value }
+  const mensagem =
+    check.motivo === 'formato_invalido'
+      ? 'use o código IBGE do município, 7 dígitos (ex. 1500602, Altamira/PA)'
+      : check.motivo === 'uf_inexistente'
+        ? `código IBGE que não começa pelo código de uma UF (${value.slice(0, 2)}; as UFs vão de 11, RO, a 53, DF): confira o código (ex. 1500602, Altamira/PA)`
+        : 'código IBGE com dígito verificador inválido (o 7º dígito não confere com os seis primeiros): confira o código (ex. 1500602, Altamira/PA)'
+  return { ok: false, codigo: 'parametro_invalido', mensagem }
 })

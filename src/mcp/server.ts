@@ -2,13 +2,13 @@
 // (tools.ts), each call a GET to a dadosbr server, paid with x402 within the session's limits
 // when a payer key is set (caller.ts, spending.ts).
 import { Server } from '@modelcontextprotocol/server'
-import type { JSONValue, Transport } from '@modelcontextprotocol/server'
+import type { Transport } from '@modelcontextprotocol/server'
 import { VERSION } from '../core/health'
 import type { Logger } from '../core/log'
 import type { RouteDef } from '../core/route'
 import { createCaller, type CallResult } from './caller'
 import { atomicToUsd, type Spending } from './spending'
-import { callUrl, toolsFrom } from './tools'
+import { callUrl, listedTool, toolsFrom } from './tools'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
 export interface McpOptions {
@@ -37,17 +37,8 @@ export function createMcpServer(options: McpOptions): Server {
   const call = createCaller({ account: options.account, spending: options.spending, fetch: options.fetch })
   const server = new Server({ name: 'dadosbr', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS(options) })
 
-  server.setRequestHandler('tools/list', async () => ({
-    tools: tools.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      // JSON from zod's converter: JSON values all the way down, typed loosely there.
-      inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, JSONValue> },
-      annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-      _meta: { 'dadosbr/rota': t.route.path, 'dadosbr/preco_usd': t.price },
-    })),
-  }))
+  const listed = tools.map(listedTool)
+  server.setRequestHandler('tools/list', async () => ({ tools: listed }))
 
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args = {} } = request.params

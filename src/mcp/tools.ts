@@ -2,6 +2,7 @@
 // summary and description, its price, and one input schema that joins the route's path and query
 // parameters (JSON Schema from its zod schemas). A route added later becomes a tool with no code here.
 import { z } from 'zod'
+import type { JSONValue } from '@modelcontextprotocol/server'
 import type { RouteDef } from '../core/route'
 
 export interface ToolDef {
@@ -37,12 +38,11 @@ export function priceText(price: number | null): string {
   return price === null ? 'Grátis.' : `Preço: US$ ${price} por chamada, pago em USDC com x402 (nada é cobrado por um erro 4xx).`
 }
 
-/** Every served route (not the interface's planned paths, which answer 501) as a tool, in the route table's order. */
+/** Every route as a tool, in the route table's order. */
 export function toolsFrom(routes: RouteDef[]): ToolDef[] {
   const tools: ToolDef[] = []
   const taken = new Set<string>()
   for (const route of routes) {
-    if (route.planned) continue
     let name = toolName(route.path)
     // Two paths with the same words (none today): the later one gets a number, so no route is left out.
     for (let n = 2; taken.has(name); n++) name = `${toolName(route.path)}_${n}`
@@ -62,6 +62,19 @@ export function toolsFrom(routes: RouteDef[]): ToolDef[] {
     })
   }
   return tools
+}
+
+/** A tool as tools/list shows it (stdio and HTTP alike). */
+export function listedTool(t: ToolDef) {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    // JSON from zod's converter: JSON values all the way down, typed loosely there.
+    inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, JSONValue> },
+    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    _meta: { 'dadosbr/rota': t.route.path, 'dadosbr/preco_usd': t.price },
+  }
 }
 
 /** The URL of one call: path parameters in the path, every other argument in the query string. */

@@ -64,14 +64,20 @@ describe('the chains on the bundled samples (copies of 2026-01-29 15:30 UTC)', (
     )
     expect(elo(b, 'bandeira').detalhe).toEqual({ adicional_rs_mwh: 0, proxima: null, proxima_competencia: null })
     expect(elo(b, 'bandeira_variacao').detalhe).toEqual({ anterior: 'Amarela', anterior_competencia: '2025-12' })
+    // The four parcels, and the days observed of each (30 of 30: the link is complete).
     expect(elo(b, 'chuva_bacias_30d').detalhe).toEqual({
       'cinturoes[id=mg-sul].chuva_observada_30d_mm': 208.4,
       'cinturoes[id=sp-cana].chuva_observada_30d_mm': 232.5,
       'cinturoes[id=mg-cerrado].chuva_observada_30d_mm': 263.7,
       'cinturoes[id=go-sudoeste].chuva_observada_30d_mm': 346.9,
+      'cinturoes[id=mg-sul].dias_observados_30d': 30,
+      'cinturoes[id=sp-cana].dias_observados_30d': 30,
+      'cinturoes[id=mg-cerrado].dias_observados_30d': 30,
+      'cinturoes[id=go-sudoeste].dias_observados_30d': 30,
     })
-    expect(elo(b, 'termica_participacao_7d').fonte).toMatchObject({ de: 'cadeias/termica', rota: null, campo: 'janela.participacao_termica_pct', base: 'ONS (balanço de energia horário por subsistema)', consultado_em: SAMPLE_TIME, status: 'cache_servido' })
-    expect(b.fonte).toMatchObject({ consultado_em: SAMPLE_TIME, cache: true, status: 'cache_servido', atualiza_a_cada_minutos: 720 })
+    expect(elo(b, 'termica_participacao_7d').fonte).toMatchObject({ de: 'cadeias/termica', rota: null, campo: 'janela.participacao_termica_pct', base: 'ONS (balanço de energia horário por subsistema)', consultado_em: SAMPLE_TIME, status: 'amostra' })
+    // Every copy read is the bundled sample (each refresh failed: the upstreams are down).
+    expect(b.fonte).toMatchObject({ consultado_em: SAMPLE_TIME, cache: true, status: 'amostra', atualiza_a_cada_minutos: 720 })
     expect(b.fonte.defasagem_segundos).toBeGreaterThan(0)
     expect(b.limites).toHaveLength(5)
     expect(b.regra.elos).toHaveLength(8)
@@ -183,8 +189,14 @@ describe('degrading: a stale or missing link is said, and the reading states onl
     expect(b.leitura.direcao).toMatchObject({ valor: 'em queda', pontos: -1 })
   })
 
-  test('nothing loaded at all: every link absent, no reference time, the reading open on every word', async () => {
-    const b = await chain(await appOn(join(await sampleDataDir({ sem: ['mercado', 'exportacoes', 'commodities', 'fundos', 'cadeias'] }))), 'energia_br')
+  test('nothing loaded at all: the paid chain is a 503 (no data, never charged); the free sample shows every link absent, no reference time, the reading open on every word', async () => {
+    const vazio = await appOn(join(await sampleDataDir({ sem: ['mercado', 'exportacoes', 'commodities', 'fundos', 'cadeias'] })))
+    const pago = await get(vazio, '/v1/cadeias/energia_br')
+    expect([pago.status, pago.body.erro.codigo]).toEqual([503, 'dados_indisponiveis'])
+    const r = await get(vazio, '/v1/cadeias/amostra')
+    expect(r.status).toBe(200)
+    const { amostra: _, aviso: __, outras_cadeias: ___, ...b } = r.body
+    seen.push(b)
     expect([b.avaliada_em, b.mes_da_regra, b.fonte.status, b.fonte.consultado_em]).toEqual([null, null, 'fonte_indisponivel', null])
     expect(b.elos.every((e: any) => e.status === 'ausente')).toBe(true)
     expect(b.leitura.nivel).toMatchObject({ valor: null, pontos_min: 0, pontos_max: 9, possiveis: ['baixa', 'moderada', 'alta'] })

@@ -1,6 +1,8 @@
 // An independent recomputation of a chain's reading from its answer alone (`elos` and `regra`),
 // written apart from the engine: it checks each link's status against its date and idade_maxima,
-// its points against the rule's bands, and the level and direction against the scales.
+// its points against the rule's bands, and the level and direction against the scales. A partial
+// link (the rule's incompleto_se, read from the fields the link's detalhe carries) counts for every
+// value it may still have: from its value up when that value is a lower bound.
 import { expect } from 'bun:test'
 
 type Faixa = { abaixo_de?: number; ate?: number; igual?: string; demais?: true; pontos: number }
@@ -36,6 +38,14 @@ function word(faixas: { ate?: number; demais?: true; valor: string }[], x: numbe
   return i < 0 ? faixas.length - 1 : i
 }
 
+/** Whether a link's value is on incomplete data: a condition of the rule holds on the field its detalhe carries. */
+function partial(r: any, e: any): boolean {
+  return (r.origem.incompleto_se ?? []).some((c: any) => {
+    const v = e.detalhe?.[c.campo]
+    return c.igual !== undefined ? v === c.igual : typeof v === 'number' && v < c.abaixo_de
+  })
+}
+
 export function recalcular(body: any): void {
   const month = body.mes_da_regra as number | null
   const byId = new Map<string, any>(body.elos.map((e: any) => [e.id, e]))
@@ -50,7 +60,7 @@ export function recalcular(body: any): void {
     const old = tooOld(e.data, r.idade_maxima, body.avaliada_em)
     const dependencyBad = (r.depende_de ?? []).some((d: string) => byId.get(d).status !== 'ok')
     const noBand = [r.nivel, r.direcao].some((c: Contrib | undefined) => c && !band(bandsFor(c, month), e.valor))
-    const expected = old ? 'defasado' : dependencyBad ? byId.get(r.depende_de.find((d: string) => byId.get(d).status !== 'ok')).status : noBand ? 'ausente' : 'ok'
+    const expected = old ? 'defasado' : noBand ? 'ausente' : partial(r, e) ? 'parcial' : dependencyBad ? byId.get(r.depende_de.find((d: string) => byId.get(d).status !== 'ok')).status : 'ok'
     expect({ id: e.id, status: e.status }).toEqual({ id: e.id, status: expected })
   }
   for (const qual of ['nivel', 'direcao'] as const) {
@@ -71,8 +81,11 @@ export function recalcular(body: any): void {
         max += p
       } else {
         expect(e.pontos[qual]).toBeNull()
-        min += Math.min(...faixas.map((f) => f.pontos))
-        max += Math.max(...faixas.map((f) => f.pontos))
+        // A partial lower bound reaches its own band and every band above it.
+        const from = e.status === 'parcial' && r.origem.valor_incompleto === 'minimo' ? faixas.indexOf(band(faixas, e.valor)!) : 0
+        const reachable = faixas.slice(from).map((f) => f.pontos)
+        min += Math.min(...reachable)
+        max += Math.max(...reachable)
       }
     }
     const scale = body.regra[qual].faixas

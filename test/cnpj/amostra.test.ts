@@ -28,7 +28,7 @@ describe('/v1/cnpj/amostra', () => {
     try {
       const r = await get(app, '/v1/cnpj/amostra')
       expect(r.status).toBe(200)
-      expect(r.body).toEqual(COPY)
+      expect(r.body).toEqual({ ...COPY, origem: 'copia_embutida' })
       // The paid routes still say the data is missing.
       expect((await get(app, '/v1/cnpj/empresa/33683111000280')).status).toBe(503)
     } finally {
@@ -48,7 +48,7 @@ describe('/v1/cnpj/amostra', () => {
       expect((await get(app, '/v1/cnpj/empresa/33683111000280')).status).toBe(404)
       const r = await get(app, '/v1/cnpj/amostra')
       expect(r.status).toBe(200)
-      expect(r.body).toEqual(COPY)
+      expect(r.body).toEqual({ ...COPY, origem: 'copia_embutida' })
       expect(r.body.fonte.referencia).toBe('2026-08')
     } finally {
       await app.close()
@@ -61,7 +61,7 @@ describe('/v1/cnpj/amostra', () => {
     try {
       const r = await get(app, '/v1/cnpj/amostra')
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ ...COPY, fonte: { base: 'RFB/CNPJ', referencia: '2026-07' } })
+      expect(r.body).toEqual({ ...COPY, fonte: { base: 'RFB/CNPJ', referencia: '2026-07' }, origem: 'base_carregada' })
     } finally {
       await app.close()
     }

@@ -130,7 +130,7 @@ describe('/v1/cnpj/mudancas', () => {
     expect(await bad('pagina=2')).toEqual({ codigo: 'parametro_invalido', mensagem: "parâmetro de consulta 'pagina': a página 2 passa do fim; com estes filtros há 19 mudanças em 2026-08, 1 página de 20" })
     expect((await bad('tipo=porte&pagina=2')).mensagem).toBe("parâmetro de consulta 'pagina': a página 2 passa do fim; com estes filtros há 0 mudanças em 2026-08, 1 página de 20")
     expect((await bad('por_pagina=101')).mensagem).toBe("parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 100")
-    expect((await bad('uf=XX')).mensagem).toStartWith("parâmetro de consulta 'uf': deve ser um destes valores: AC, AL, AM")
+    expect((await bad('uf=XX')).mensagem).toBe("parâmetro de consulta 'uf': deve ser a sigla de uma das 27 UFs (duas letras: AC, AL, AM, AP, BA, CE, DF, ES, GO, MA, MG, MS, MT, PA, PB, PE, PI, PR, RJ, RN, RO, RR, RS, SC, SE, SP, TO) ou EX (estabelecimento no exterior)")
     expect((await bad('municipio=71')).mensagem).toBe("parâmetro de consulta 'municipio': código de 4 dígitos da Receita")
     expect((await bad('cnae=47717')).mensagem).toBe("parâmetro de consulta 'cnae': sete dígitos")
   })

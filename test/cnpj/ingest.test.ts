@@ -4,7 +4,8 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { buildCnpj, BuildError, buildPlan } from '../../ingest/cnpj/load'
+import { buildCnpj, buildPlan } from '../../ingest/cnpj/load'
+import { BuildError } from '../../ingest/lib/snapshot'
 import { writeZip } from '../../ingest/lib/zip-write'
 import { machineCores, quotaCores } from '../../src/core/cores'
 import { availableParallelism } from 'node:os'
@@ -40,7 +41,7 @@ describe('build from a directory', () => {
     await app.close()
     const serpro = manifest.arquivos.find((a: { nome: string }) => a.nome === 'Socios0.zip')
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
-    expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{6}$/)
+    expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{9}_\d+_\d+$/)
     // CPU per phase of this process, and of each index process (a Bun start alone is tens of ms).
     expect(Object.keys(manifest.cpu_segundos)).toEqual(['verificacao', 'carga', 'particoes', 'fichas_e_busca', 'indice_empresas', 'indice_socios', 'historico'])
     for (const v of Object.values(manifest.cpu_segundos)) expect(v).toBeGreaterThanOrEqual(0)

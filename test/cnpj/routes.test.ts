@@ -185,7 +185,7 @@ describe('/v1/cnpj/empresa/{cnpj}/completo and /v1/cnpj/amostra', () => {
   test('amostra: SERPRO complete, flagged', async () => {
     const r = await get(app, '/v1/cnpj/amostra')
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ ...SERPRO_CARD, socios: SERPRO_SOCIOS, total_socios: 6, filiais: [], total_filiais: 0, amostra: true })
+    expect(r.body).toEqual({ ...SERPRO_CARD, socios: SERPRO_SOCIOS, total_socios: 6, filiais: [], total_filiais: 0, amostra: true, origem: 'base_carregada' })
   })
 })
 

@@ -51,7 +51,7 @@ describe('GET /v1/commodities/clima', () => {
     expect(r.body.cinturoes[5].geada.limiar_c).toBe(3)
     expect(r.body.criterios).toEqual({ dia_seco_mm: 1, janela_observada_dias: 90, geada_limiar_c: { soja: 2, milho_safrinha: 2, cafe: 3, cana: 2, algodao: 2 } })
     expect(r.body.avisos).toEqual([])
-    expect(r.body.fonte).toMatchObject({ base: 'Open-Meteo (forecast e archive/ERA5)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 720, cache: true, status: 'cache_servido' })
+    expect(r.body.fonte).toMatchObject({ base: 'Open-Meteo (forecast e archive/ERA5)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 720, cache: true, status: 'amostra' })
   })
 })
 
@@ -78,7 +78,7 @@ describe('GET /v1/commodities/fogo', () => {
     expect(r.body.estados[0]).toEqual({ estado: 'RORAIMA', uf: 'RR', focos_7d: 22 })
     expect([r.body.focos_referencia_7d, r.body.focos_todos_satelites_7d, r.body.dias_sem_chuva_medio]).toEqual([69, 353, 12])
     expect(r.body.dias).toBeUndefined()
-    expect(r.body.fonte).toMatchObject({ base: 'INPE/Queimadas (focos diários, satélite de referência AQUA_M-T)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'cache_servido' })
+    expect(r.body.fonte).toMatchObject({ base: 'INPE/Queimadas (focos diários, satélite de referência AQUA_M-T)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'amostra' })
   })
 })
 
@@ -89,7 +89,7 @@ describe('GET /v1/commodities/hidrologia', () => {
     expect(r.body.data).toBe('2026-01-28')
     expect(r.body.sin).toMatchObject({ ear_percentual: 60.17, ear_mwmes: 175731.6, ear_max_mwmes: 292068, delta_7d_pp: 1.89 })
     expect(r.body.subsistemas[0]).toEqual({ id: 'SE', nome: 'Sudeste/Centro-Oeste', ear_percentual: 58.44, ear_mwmes: 119571.4, ear_max_mwmes: 204615.2, delta_7d_pp: 2.35, ear_percentual_7d_antes: 56.09 })
-    expect(r.body.fonte).toMatchObject({ base: 'ONS (EAR diário por subsistema)', consultado_em: SAMPLE_TIME, status: 'cache_servido' })
+    expect(r.body.fonte).toMatchObject({ base: 'ONS (EAR diário por subsistema)', consultado_em: SAMPLE_TIME, status: 'amostra' })
   })
 })
 
@@ -124,7 +124,7 @@ describe('GET /v1/commodities/briefing', () => {
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ data: '2026-01-29', dados_de: SAMPLE_TIME, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null })
     // As old as its newest input, on a daily cadence.
-    expect(r.body.fonte).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'cache_servido' })
+    expect(r.body.fonte).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 1440, status: 'amostra' })
     expect(r.body.destaques.map((d: any) => [d.id, d.direcao, d.pontuacao])).toEqual([
       ['soybeans', 'flat', 0],
       ['corn', 'down', -1],
@@ -180,9 +180,11 @@ describe('GET /v1/commodities/pacote and /amostra', () => {
     expect(Object.keys(r.body)).toEqual(['clima', 'fogo', 'exportacoes', 'hidrologia', 'briefing', 'indisponiveis'])
     expect(r.body.indisponiveis).toEqual([])
     for (const k of ['clima', 'fogo', 'exportacoes', 'hidrologia', 'briefing']) expect(r.body[k].fonte.base).toBeString()
-    // The same body as the route (the age may have moved on by a second between the two calls).
+    // The same body as the route (the age may have moved on by a second between the two calls, and the
+    // refresh the pack started may have failed since: the data is the same copy).
     const alone = (await get(app, '/v1/commodities/clima')).body
-    expect({ ...r.body.clima, fonte: { ...r.body.clima.fonte, defasagem_segundos: 0 } }).toEqual({ ...alone, fonte: { ...alone.fonte, defasagem_segundos: 0 } })
+    const moving = (f: any) => ({ ...f, defasagem_segundos: 0, tentado_em: null, ultimo_erro: null })
+    expect({ ...r.body.clima, fonte: moving(r.body.clima.fonte) }).toEqual({ ...alone, fonte: moving(alone.fonte) })
   })
 
   test('the free sample: amostra true, two belts, the SIN, soybeans of the last month, fire by biome, the summary', async () => {
@@ -213,13 +215,13 @@ describe('upstreams misbehaving', () => {
     ['garbage', () => up.all.forEach((s) => (s.start(), (s.fault = { kind: 'garbage' })))],
   ]
   for (const [name, apply] of faults)
-    test(`${name}: every route answers 200 at once with the last copy (cache_servido)`, async () => {
+    test(`${name}: every route answers 200 at once with the last copy (the sample: amostra)`, async () => {
       apply()
       for (let round = 0; round < 2; round++)
         for (const p of PATHS) {
           const r = await get(app, `/v1/commodities/${p}`)
           expect([p, r.status]).toEqual([p, 200])
-          if (p === 'clima') expect([r.body.cinturoes.length, r.body.fonte.status]).toEqual([9, 'cache_servido'])
+          if (p === 'clima') expect([r.body.cinturoes.length, r.body.fonte.status]).toEqual([9, 'amostra'])
           if (p === 'pacote') expect(r.body.indisponiveis).toEqual([])
         }
     }, 10_000)
@@ -235,18 +237,24 @@ describe('upstreams misbehaving', () => {
 })
 
 describe('nothing fetched or built yet', () => {
-  test('feeds with no copy: 200 with empty parts and fonte_indisponivel; exports 503 without charge; the pack lists what is missing', async () => {
+  test('feeds with no copy: a paid route with nothing to answer is a 503 (never charged), exports too; the pack with every part missing as well; the free sample says what is missing', async () => {
     const { app: empty } = await testApp({ dataDir: tempDir('commodities-vazio-') })
     try {
-      const c = await get(empty, '/v1/commodities/clima')
-      expect([c.status, c.body.cinturoes, c.body.fonte.status]).toEqual([200, [], 'fonte_indisponivel'])
+      for (const p of ['clima', 'fogo', 'hidrologia', 'briefing']) {
+        const c = await get(empty, `/v1/commodities/${p}`)
+        expect([p, c.status, c.body.erro.codigo]).toEqual([p, 503, 'dados_indisponiveis'])
+        expect(c.body.erro.mensagem).toStartWith('Esta resposta não teria nenhum dado: nenhuma cópia de ')
+      }
       const e = await get(empty, '/v1/commodities/exportacoes')
       expect(e.status).toBe(503)
       expect(e.body.erro.codigo).toBe('dados_indisponiveis')
       expect(e.body.erro.mensagem).toContain("rode 'dadosbr ingest exportacoes'")
       const p = await get(empty, '/v1/commodities/pacote')
-      expect(p.status).toBe(200)
-      expect(p.body).toMatchObject({ clima: null, fogo: null, exportacoes: null, hidrologia: null, briefing: null, indisponiveis: ['clima', 'fogo', 'exportacoes', 'hidrologia', 'briefing'] })
+      expect(p.status).toBe(503)
+      expect(p.body.erro).toEqual({
+        codigo: 'dados_indisponiveis',
+        mensagem: 'Esta resposta não teria nenhum dado: as cinco partes (clima, fogo, exportações, hidrologia, briefing) estão sem dados. Nada foi cobrado; tente de novo em alguns minutos.',
+      })
       const a = await get(empty, '/v1/commodities/amostra')
       expect([a.status, a.body.amostra, a.body.fontes.exportacoes]).toEqual([200, true, null])
     } finally {

@@ -25,15 +25,12 @@ describe('/openapi.json', () => {
   test('every paid route shows its price and its 402; free ones have none', () => {
     for (const route of ROUTES) {
       const op = doc.paths[route.path].get
-      if (route.planned) {
-        expect(op['x-preco-usd']).toBeUndefined()
-        expect(op['x-preco-previsto-usd']).toBe(route.planned.price ?? 0)
-      } else if (route.price === null) {
+      if (route.price === null) {
         expect(op['x-preco-usd']).toBe(0)
         expect(op.responses[402]).toBeUndefined()
       } else {
         expect(op['x-preco-usd']).toBe(route.price)
-        expect(op['x-payment-info'].amount).toBe(priceAtomic(route.price))
+        expect(op['x-payment-info']).toEqual({ price: { mode: 'fixed', currency: 'USD', amount: String(route.price) }, protocols: [{ x402: {} }] })
         expect(op.responses[402].content['application/json'].schema.$ref).toBe('#/components/schemas/PagamentoExigido')
       }
     }
@@ -46,7 +43,8 @@ describe('/openapi.json', () => {
   test('path parameters of the validation tools are declared', () => {
     const op = doc.paths['/v1/ferramentas/cnpj/{valor}'].get
     expect(op.parameters).toEqual([{ name: 'valor', in: 'path', required: true, schema: { type: 'string', maxLength: 64 }, example: '33683111000280' }])
-    expect(op.responses[200].content['application/json'].schema.required).toEqual(['valido', 'motivo', 'cnpj', 'formatado', 'raiz', 'matriz'])
+    const ref = op.responses[200].content['application/json'].schema.$ref as string
+    expect(doc.components.schemas[ref.replace('#/components/schemas/', '')].required).toEqual(['valido', 'motivo', 'cnpj', 'formatado', 'raiz', 'matriz'])
   })
 
   test('route examples (declared or recorded from the sample) satisfy their own response schemas', () => {
@@ -58,12 +56,48 @@ describe('/openapi.json', () => {
 })
 
 describe('other discovery documents', () => {
-  test('/.well-known/x402 lists every paid resource with its price', async () => {
+  test('/.well-known/x402 lists every paid resource as an absolute URL with a real example, and its price', async () => {
     const r = await get(app, '/.well-known/x402')
     const paid = ROUTES.filter((x) => x.price !== null)
-    expect(r.body.version).toBe(1)
-    expect(r.body.resources).toEqual(paid.map((x) => `GET ${x.path}`))
+    expect([r.body.version, r.body.x402Version, r.body.kind, r.body.name]).toEqual([1, 2, 'resource-server', 'dadosbr'])
+    expect(r.body.resources).toHaveLength(paid.length)
+    expect(r.body.resources).toContain('http://localhost/v1/cnpj/situacao/33683111000280')
+    expect(r.body.resources).toContain('http://localhost/v1/pacotes/brasil')
+    for (const url of r.body.resources) expect(url).toStartWith('http://localhost/v1/')
     expect(r.body.precos_usd).toEqual(Object.fromEntries(paid.map((x) => [x.path, x.price])))
+    expect(r.body.mcp).toBe('http://localhost/mcp')
+  })
+
+  test('/.well-known/x402.json: one item per paid route with how to call it', async () => {
+    const r = await get(app, '/.well-known/x402.json')
+    const paid = ROUTES.filter((x) => x.price !== null)
+    expect(r.body.x402Version).toBe(2)
+    expect(r.body.items).toHaveLength(paid.length)
+    const empresa = r.body.items.find((i: any) => i.resource.url === 'http://localhost/v1/cnpj/empresa/:cnpj')
+    expect(empresa.input).toEqual({ method: 'GET', routeTemplate: '/v1/cnpj/empresa/:cnpj', pathParams: { cnpj: '33683111000280' } })
+    expect(empresa.type).toBe('http')
+  })
+
+  test('GET / leads a browser to /docs and an agent to the machine-readable documents', async () => {
+    const html = await get(app, '/', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(html.headers.get('content-type')).toStartWith('text/html')
+    expect(html.text).toContain('url=/docs')
+    const agent = await get(app, '/')
+    expect(agent.body).toMatchObject({ documentacao: 'http://localhost/docs', para_agentes: 'http://localhost/llms.txt', openapi: 'http://localhost/openapi.json', mcp: 'http://localhost/mcp' })
+  })
+
+  test('/openapi.json is compact and compressed for clients that take it', async () => {
+    const plain = await get(app, '/openapi.json')
+    expect(plain.text.length).toBeLessThan(700_000)
+    expect(plain.text).not.toContain('\n  ')
+    const br = await app.handle(new Request('http://localhost/openapi.json', { headers: { 'accept-encoding': 'gzip, deflate, br' } }))
+    expect(br.headers.get('content-encoding')).toBe('br')
+    const bytes = new Uint8Array(await br.arrayBuffer())
+    expect(bytes.byteLength).toBeLessThan(plain.text.length / 8)
+    expect(JSON.parse(require('node:zlib').brotliDecompressSync(bytes).toString())).toEqual(plain.body)
+    const gz = await app.handle(new Request('http://localhost/openapi.json', { headers: { 'accept-encoding': 'gzip' } }))
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    expect(JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))))).toEqual(plain.body)
   })
 
   test('/llms.txt names every route with its price, and how to pay', async () => {

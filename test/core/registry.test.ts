@@ -56,6 +56,19 @@ describe('dataset registry', () => {
     expect(new Set(names).size).toBe(names.length)
   })
 
+  test("each ingest folder depends only on ingest/lib and src, never on a sibling's folder or the registry", () => {
+    const crossings: string[] = []
+    for (const folder of readdirSync(join(ROOT, 'ingest'), { withFileTypes: true })) {
+      if (!folder.isDirectory() || folder.name === 'lib') continue
+      for (const file of readdirSync(join(ROOT, 'ingest', folder.name)).filter((f) => f.endsWith('.ts'))) {
+        const text = readFileSync(join(ROOT, 'ingest', folder.name, file), 'utf8')
+        for (const [, target] of text.matchAll(/from '(\.\.\/[^']+)'/g))
+          if (!target!.startsWith('../lib/') && !target!.startsWith('../../src/')) crossings.push(`ingest/${folder.name}/${file} -> ${target}`)
+      }
+    }
+    expect(crossings).toEqual([])
+  })
+
   test('paths are unique across the route table', () => {
     const paths = ROUTES.map((r) => r.path)
     expect(new Set(paths).size).toBe(paths.length)

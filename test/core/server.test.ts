@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { get, testApp } from '../helpers'
-import { baseUrlOf, searchParamsOf, withEncodedCnpjSlash } from '../../src/core/server'
+import { baseUrlOf, searchParamsOf, slashInParameter } from '../../src/core/server'
 
 const { app } = await testApp()
 afterAll(() => app.close())
@@ -84,10 +84,18 @@ describe('request URL helpers (string work, no URL object per request)', () => {
     expect([...searchParamsOf('http://h/v1/health')]).toEqual([])
   })
 
-  test('withEncodedCnpjSlash looks at the path only and encodes the punctuated CNPJ slash', () => {
-    expect(withEncodedCnpjSlash(new Request('http://h/v1/cnpj/empresa/33.683.111/0002-80')).url).toBe('http://h/v1/cnpj/empresa/33.683.111%2F0002-80')
+  test('slashInParameter: a pasted mask\'s slash joins its parameter, only where no route matches as written', () => {
+    const encode = slashInParameter(['/v1/cnpj/empresa/{cnpj}', '/v1/cnpj/empresa/{cnpj}/socios', '/v1/fundos/consulta/{cnpj}', '/v1/health'])
+    const url = (u: string) => encode(new Request(u)).url
+    expect(url('http://h/v1/cnpj/empresa/33.683.111/0002-80')).toBe('http://h/v1/cnpj/empresa/33.683.111%2F0002-80')
+    expect(url('http://h/v1/cnpj/empresa/33.683.111/0002-80/socios?x=1')).toBe('http://h/v1/cnpj/empresa/33.683.111%2F0002-80/socios?x=1')
+    // Malformed masks too: the parameter's check says what is wrong (400), not the router (404).
+    expect(url('http://h/v1/fundos/consulta/33.683/0')).toBe('http://h/v1/fundos/consulta/33.683%2F0')
+    // A route as written is that route: 123456 is the CNPJ of /fundos/consulta, never "consulta/123456" of a shorter path.
+    for (const u of ['http://h/v1/fundos/consulta/123456', 'http://h/v1/cnpj/empresa/33.683.111/socios', 'http://h/v1/cnpj/empresa/33683111000280/socio', 'http://h/v1/health'])
+      expect(url(u)).toBe(u)
     const plain = new Request('http://h/v1/cnpj/busca?nome=/33.683.111/0002-80')
-    expect(withEncodedCnpjSlash(plain)).toBe(plain)
+    expect(encode(plain)).toBe(plain)
   })
 
   test('baseUrlOf: the request origin with its port, or the configured public URL', () => {

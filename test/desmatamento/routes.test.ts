@@ -79,23 +79,39 @@ describe('/v1/desmatamento/municipio/{ibge}', () => {
     })
   })
 
-  test('a municipality without alerts, and a code of no municipality: 200 with zeros and a note', async () => {
+  test('a municipality without alerts: 200 with zeros and a note', async () => {
     const sp = (await get(app, '/v1/desmatamento/municipio/3550308')).body
     expect([sp.municipio, sp.uf, sp.microrregiao, sp.desde_corte.alertas, sp.janelas.ultimos_365_dias, sp.ranking.nacional]).toEqual([
       'São Paulo', 'SP', { codigo: '35061', nome: 'SAO PAULO' }, 0,
       { inicio: '2025-03-27', fim: '2026-03-26', alertas: 0, area_km2: 0, alertas_desmatamento: 0, area_desmatamento_km2: 0 }, { posicao: null, de: 12 },
     ])
     expect(sp.nota).toBe('nenhum alerta do DETER neste município de 2021-01-01 a 2026-03-26; o DETER cobre só a Amazônia e o Cerrado')
-    const none = await get(app, '/v1/desmatamento/municipio/0000000')
-    expect([none.status, none.body.municipio, none.body.desde_corte.alertas, none.body.por_classe]).toEqual([200, null, 0, []])
-    expect(none.body.nota).toBe('o código 0000000 não é de nenhum município conhecido (tabela de municípios da Receita e lista do IBGE): confira o código de 7 dígitos; nenhum alerta do DETER o cita')
+    // Coronel Barros/RS: one of the nine real codes IBGE issued outside its check-digit rule.
+    const cb = await get(app, '/v1/desmatamento/municipio/4305871')
+    expect([cb.status, cb.body.uf, cb.body.microrregiao.codigo, cb.body.desde_corte.alertas]).toEqual([200, 'RS', '43008', 0])
   })
 
-  test('malformed: 400', async () => {
+  test('a well-formed code of no municipality (state and check digit right): 404, not zeros', async () => {
+    for (const code of ['3599990', '1200997', '5300116']) {
+      const r = await get(app, `/v1/desmatamento/municipio/${code}`)
+      expect([r.status, r.body.erro]).toEqual([404, { codigo: 'nao_encontrado', mensagem: `o código IBGE ${code} não é de nenhum município conhecido (lista de municípios do IBGE e tabela de municípios da Receita): confira o código` }])
+    }
+  })
+
+  test('malformed, a wrong check digit, no state: 400 saying which', async () => {
     for (const bad of ['120040', '12004011', 'abcdefg', '1200401a', '1.200.401', '%20120040']) {
       const r = await get(app, `/v1/desmatamento/municipio/${bad}`)
       expect([r.status, r.body.erro.codigo]).toEqual([400, 'parametro_invalido'])
       expect(r.body.erro.mensagem).toBe("parâmetro de caminho 'ibge': use o código IBGE do município, 7 dígitos (ex. 1500602, Altamira/PA)")
+    }
+    // 9999999: the check digit of 999999 is 6; Rio Branco is 1200401, not 1200402.
+    for (const bad of ['9999999', '1200402', '3550309']) {
+      const r = await get(app, `/v1/desmatamento/municipio/${bad}`)
+      expect([bad, r.status, r.body.erro]).toEqual([bad, 400, { codigo: 'parametro_invalido', mensagem: "parâmetro de caminho 'ibge': código IBGE com dígito verificador inválido (o 7º dígito não confere com os seis primeiros): confira o código (ex. 1500602, Altamira/PA)" }])
+    }
+    for (const bad of ['9999996', '0000000', '1000009']) {
+      const r = await get(app, `/v1/desmatamento/municipio/${bad}`)
+      expect([bad, r.status, r.body.erro.mensagem]).toEqual([bad, 400, `parâmetro de caminho 'ibge': código IBGE que não começa pelo código de uma UF (${bad.slice(0, 2)}; as UFs vão de 11, RO, a 53, DF): confira o código (ex. 1500602, Altamira/PA)`])
     }
   })
 })

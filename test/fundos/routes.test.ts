@@ -169,18 +169,28 @@ describe('/v1/fundos/ranking', () => {
     // The real classes last reported on 2026-09-02 (27 days before): not ranked.
     expect(r.body.fundos.map((f: { cnpj: string }) => f.cnpj)).toEqual(['rf', 'indice', 'macro', 'acoes', 'multi_a', 'fic', 'multi_b', 'cambial'].map(cnpjOf))
     const rf = r.body.fundos[0]
-    // The rf class reported alone on 2026-09-30: its latest values are that day's (the flows stop at the consolidated day).
-    const last = daily.filter((f) => digits(f[1]!) === cnpjOf('rf')).at(-1)!
-    expect(last[3]).toBe(PARTIAL_DAY)
-    const window = daily.filter((f) => digits(f[1]!) === cnpjOf('rf') && f[3]! >= '2026-08-31' && f[3]! <= '2026-09-29')
+    // The rf class also reported alone on 2026-09-30, a day not consolidated: the ranking is as of the window's end,
+    // 2026-09-29 (fonte.referencia), for its net assets, quota and shareholders as for its flows (#29.5).
+    const rows = daily.filter((f) => digits(f[1]!) === cnpjOf('rf'))
+    expect(rows.at(-1)![3]).toBe(PARTIAL_DAY)
+    const asOf = rows.filter((f) => f[3]! <= '2026-09-29').at(-1)!
+    expect(asOf[3]).toBe('2026-09-29')
+    const window = rows.filter((f) => f[3]! >= '2026-08-31' && f[3]! <= '2026-09-29')
     const cap = round(window.reduce((n, f) => n + Number(f[7]), 0))
     const res = round(window.reduce((n, f) => n + Number(f[8]), 0))
     expect(rf).toEqual({
       posicao: 1, cnpj: cnpjOf('rf'), nome: byKey.get('rf')!.nome, fundo: null, gestor: { nome: GESTORA.nome, cnpj: GESTORA.cnpj }, classificacao: 'Renda Fixa',
-      cotas_de_fundos: false, data: PARTIAL_DAY, cota: Number(last[5]), patrimonio_liquido: Number(last[6]), cotistas: Number(last[9]),
+      cotas_de_fundos: false, data: '2026-09-29', cota: Number(asOf[5]), patrimonio_liquido: Number(asOf[6]), cotistas: Number(asOf[9]),
       captacao: cap, resgates: res, captacao_liquida: round(cap - res),
     })
     expect(r.body.janela).toEqual({ de: '2026-08-31', ate: '2026-09-29', completa: true })
+    // No date of the answer is past the window's end or the source's reference, whatever por and dias.
+    for (const q of ['limite=50', 'por=cotistas&limite=50', 'por=captacao&dias=1&limite=50', 'por=captacao&dias=365&limite=50']) {
+      const b = (await get(app, `/v1/fundos/ranking?${q}`)).body
+      expect([q, b.fundos.filter((f: { data: string }) => f.data > b.janela.ate || f.data > b.fonte.referencia).map((f: { cnpj: string; data: string }) => `${f.cnpj} ${f.data}`)]).toEqual([q, []])
+    }
+    // /consulta of the same class still shows its latest report, with its own date.
+    expect((await get(app, `/v1/fundos/consulta/${cnpjOf('rf')}`)).body.patrimonio_liquido).toMatchObject({ valor: Number(rows.at(-1)![6]), data: PARTIAL_DAY })
     // A class of a fund with several classes names its fund.
     expect(r.body.fundos.find((f: { cnpj: string }) => f.cnpj === cnpjOf('multi_a')).fundo).toEqual({ cnpj: FUNDOS[6]!.cnpj, nome: FUNDOS[6]!.nome })
   })

@@ -2,7 +2,9 @@
 // free sample (from the data or from the copy in the program), live pickup of a new build.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { ACORDOS_HEADER, cguCsv, EFEITOS_HEADER, encodeCp1252, writeZipFiles } from '../../ingest/integridade/format'
+import { encodeCp1252 } from '../../ingest/lib/cp1252'
+import { writeZipFiles } from '../../ingest/lib/zip-write'
+import { ACORDOS_HEADER, cguCsv, EFEITOS_HEADER } from '../../ingest/integridade/format'
 import { buildIntegridade } from '../../ingest/integridade/load'
 import type { IntegridadeStore } from '../../src/datasets/integridade/store'
 import { get, tempDir, testApp } from '../helpers'

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { contractRow } from '../../ingest/licitacoes/db'
-import { brasilia, contratoLink, day, oportunidade, readPage, type PncpContratacao, type PncpContrato } from '../../src/datasets/licitacoes/pncp'
+import { brasilia, contratoLink, day, oportunidade, readPage, textoLivre, type PncpContratacao, type PncpContrato } from '../../src/datasets/licitacoes/pncp'
 
 const FIXTURES = join(import.meta.dir, 'fixtures')
 const page = <T>(file: string) => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')).data as T[]
@@ -42,11 +42,19 @@ describe('contract records', () => {
     })
   })
 
-  test('a punctuated supplier CNPJ is normalized; inner runs of blanks collapse', () => {
+  test('a punctuated supplier CNPJ is normalized; the objeto is kept as written inside (its double blanks too), trimmed at the ends', () => {
     const [, ficticio] = page<PncpContrato>('contratos/contratos-20230102-p1.json')
     expect(contractRow(ficticio!)).toMatchObject({ cnpj: '11222333000181' })
     const [, outro] = page<PncpContrato>('contratos/contratos-20240814-p1.json')
-    expect(contractRow(outro!)).toMatchObject({ objeto: 'AQUISIÇÃO DE GÊNEROS ALIMENTÍCIOS PARA O RESTAURANTE POPULAR', cnpj: '11222333000262' })
+    expect(contractRow(outro!)).toMatchObject({ objeto: 'AQUISIÇÃO DE GÊNEROS ALIMENTÍCIOS  PARA O  RESTAURANTE POPULAR', cnpj: '11222333000262' })
+  })
+
+  test("an objeto written on several lines keeps its line breaks (CRLF and CR as \\n); only the ends are trimmed; names still collapse", () => {
+    const [migra] = page<PncpContrato>('contratos/contratos-20240814-p1.json')
+    const linhas = { ...migra!, objetoContrato: ' \r\nAQUISIÇÃO DE MATERIAL DE EXPEDIENTE:\r\nLOTE 1 - PAPEL A4;\rLOTE 2 - CANETAS\n\n(ATA 12/2024)\r\n ', orgaoEntidade: { ...migra!.orgaoEntidade, razaoSocial: 'MUNICIPIO DE\r\nJANDIRA ' } }
+    expect(contractRow(linhas)).toMatchObject({ objeto: 'AQUISIÇÃO DE MATERIAL DE EXPEDIENTE:\nLOTE 1 - PAPEL A4;\nLOTE 2 - CANETAS\n\n(ATA 12/2024)', orgao: { razao_social: 'MUNICIPIO DE JANDIRA' } })
+    expect(textoLivre('\u0000 \n ')).toBeNull()
+    expect(textoLivre(null)).toBeNull()
   })
 
   test('an individual (PF: a CPF) and a foreign supplier (PE) are dropped, never stored', () => {
@@ -83,6 +91,11 @@ describe('open tenders', () => {
       data_encerramento_proposta: '2023-10-27T23:59:00-03:00',
       link: 'https://bllcompras.com/Process/ProcessView?param1=[gkz]GEE3E6rLUzMHJajUnMn1h0zg1xTnn3ZLGt3TEq2TMHXrBrMedA6qPuEqelIj2OcV/eQafNghx34FXH0_KKp2_y8wAPinOweWm/rCNSWwViI=',
     })
+  })
+
+  test("a procurement's objeto on several lines keeps them", () => {
+    const [araci] = page<PncpContratacao>('abertas/proposta-6-p1.json')
+    expect(oportunidade({ ...araci!, objetoCompra: 'CONTRATAÇÃO DE EMPRESA ESPECIALIZADA:\r\n- ESTRUTURAS PROVISÓRIAS;\r\n- DECORAÇÃO E ILUMINAÇÃO. ' })!.objeto).toBe('CONTRATAÇÃO DE EMPRESA ESPECIALIZADA:\n- ESTRUTURAS PROVISÓRIAS;\n- DECORAÇÃO E ILUMINAÇÃO.')
   })
 
   test('no link of its own: the PNCP page; a known budget kept', () => {

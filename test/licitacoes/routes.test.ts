@@ -15,7 +15,6 @@ const pncp = startReplay()
 process.env.PNCP_URL = pncp.url
 const PROPOSTA = readFileSync(join(import.meta.dir, 'fixtures', 'abertas', 'proposta-6-p1.json'), 'utf8')
 pncp.on('/v1/contratacoes/proposta', () => ({ status: 200, body: PROPOSTA, headers: { 'content-type': 'application/json' } }))
-pncp.on('/v1/contratacoes/proposta', () => ({ status: 204 }), { uf: 'AC' })
 pncp.stop()
 
 const dataDir = await sampleDir()
@@ -40,7 +39,7 @@ describe('/v1/licitacoes/fornecedor/{cnpj}', () => {
       cnpj_fornecedor: '11222333000262',
       orgao: { cnpj: '99887766000105', razao_social: 'MUNICIPIO FICTICIO DE TESTE', esfera: 'municipal', poder: 'executivo' },
       unidade: { nome: 'FUNDO MUNICIPAL FICTICIO DE ASSISTENCIA SOCIAL', municipio: 'Contagem', uf: 'MG' },
-      objeto: 'AQUISIÇÃO DE GÊNEROS ALIMENTÍCIOS PARA O RESTAURANTE POPULAR',
+      objeto: 'AQUISIÇÃO DE GÊNEROS ALIMENTÍCIOS  PARA O  RESTAURANTE POPULAR',
       valor_inicial: 48210.75,
       valor_global: 48210.75,
       data_assinatura: '2024-08-02',
@@ -113,58 +112,37 @@ describe('/v1/licitacoes/amostra', () => {
   })
 })
 
-describe('/v1/licitacoes/abertas', () => {
-  test('PNCP down: the recorded copy, cache_servido, at once', async () => {
-    const r = await get(app, '/v1/licitacoes/abertas')
-    expect(r.status).toBe(200)
-    expect(r.body.total).toBe(2)
-    expect(r.body.pagina).toBe(1)
-    // Closing soonest first.
-    expect(r.body.oportunidades.map((o: any) => o.numero_controle_pncp)).toEqual(['99887766000105-1-000012/2023', '14232086000192-1-000060/2023'])
-    expect(r.body.fonte).toMatchObject({ base: 'PNCP/contratacoes/proposta', consultado_em: '2023-10-17T16:00:00.000Z', atualiza_a_cada_minutos: 30, cache: true, status: 'cache_servido' })
-    expect(r.body.fonte.defasagem_segundos).toBeGreaterThan(86_400)
-  })
-
-  test('a query never fetched: fonte_indisponivel with an empty list, no wait', async () => {
-    const r = await get(app, '/v1/licitacoes/abertas?uf=sp&modalidade=06&por_pagina=5')
-    expect(r.status).toBe(200)
-    expect(r.body).toEqual({ total: 0, pagina: 1, oportunidades: [], fonte: { base: 'PNCP/contratacoes/proposta', consultado_em: null, defasagem_segundos: null, atualiza_a_cada_minutos: 30, cache: false, status: 'fonte_indisponivel' } })
-  })
-
-  test('PNCP back: the refresh lands and the copy is ok; pages slice it', async () => {
+describe('/v1/licitacoes/abertas (the copy, the uf filter and the deadlines: abertas.test.ts)', () => {
+  test('PNCP slow: the request is answered at once from the copy while the refresh runs', async () => {
     pncp.start()
     process.env.PNCP_URL = pncp.url
-    const runner = app.ctx.feeds
-    await runner.refresh('licitacoes-abertas', '6')
-    const r = await get(app, '/v1/licitacoes/abertas?por_pagina=1&pagina=2')
-    expect(r.body.fonte.status).toBe('ok')
-    expect(r.body.total).toBe(2)
-    expect(r.body.oportunidades.map((o: any) => o.numero_controle_pncp)).toEqual(['14232086000192-1-000060/2023'])
-    // 204 (no open tender in the UF) is an empty copy, fetched: ok.
-    await runner.refresh('licitacoes-abertas', '6-AC')
-    const ac = await get(app, '/v1/licitacoes/abertas?uf=AC')
-    expect(ac.body).toMatchObject({ total: 0, oportunidades: [], fonte: { status: 'ok' } })
-    const asked = pncp.requests.find((q) => q.path.startsWith('/v1/contratacoes/proposta') && q.path.includes('uf=AC'))!.path
-    expect(asked).toMatch(/dataFinal=\d{8}&codigoModalidadeContratacao=6&uf=AC&pagina=1&tamanhoPagina=50/)
-  })
-
-  test('PNCP slow: the request is answered from the copy while the refresh runs', async () => {
     pncp.fault = { kind: 'slow', delayMs: 30_000 }
     try {
-      const r = await get(app, '/v1/licitacoes/abertas?modalidade=8')
+      // Answered before the 30 s answer: a wait would have returned the replayed copy (ok), not the sample.
+      const r = await get(app, '/v1/licitacoes/abertas')
       expect(r.status).toBe(200)
-      expect(r.body.fonte.status).toBe('fonte_indisponivel')
-      const again = await get(app, '/v1/licitacoes/abertas')
-      expect(again.body.fonte.status).toBe('ok')
+      expect(r.body.fonte).toMatchObject({ status: 'amostra', consultado_em: '2023-10-17T16:00:00.000Z' })
+      expect(r.body.total).toBe(2)
     } finally {
       pncp.fault = { kind: 'none' }
       pncp.stop() // the pending slow answer is dropped
     }
   })
 
+  test('PNCP back: the recorded answer replaces the sample; its tenders closed in 2023, so none is open now', async () => {
+    pncp.start()
+    process.env.PNCP_URL = pncp.url
+    await app.ctx.feeds.refresh('licitacoes-abertas', '6')
+    const r = await get(app, '/v1/licitacoes/abertas')
+    expect(r.body).toMatchObject({ total: 0, oportunidades: [], encerradas_omitidas: 2, aviso: null, fonte: { status: 'ok', ultimo_erro: null } })
+    const asked = pncp.requests.find((q) => q.path.startsWith('/v1/contratacoes/proposta'))!.path
+    expect(asked).toMatch(/dataFinal=\d{8}&codigoModalidadeContratacao=6&pagina=1&tamanhoPagina=50/)
+    pncp.stop()
+  })
+
   test('bad parameters are 400s', async () => {
     for (const [q, msg] of [
-      ['uf=XX', "parâmetro de consulta 'uf': deve ser a sigla de uma UF (duas letras, ex. SP)"],
+      ['uf=XX', "parâmetro de consulta 'uf': deve ser a sigla de uma das 27 UFs (duas letras: AC, AL, AM, AP, BA, CE, DF, ES, GO, MA, MG, MS, MT, PA, PB, PE, PI, PR, RJ, RN, RO, RR, RS, SC, SE, SP, TO)"],
       ['modalidade=14', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
       ['modalidade=abc', "parâmetro de consulta 'modalidade': deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)"],
       ['por_pagina=51', "parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 50"],

@@ -55,6 +55,17 @@ async function store(dataDir: string) {
 }
 
 describe('contracts sync', () => {
+  test("an objeto on several lines reaches the answer with its line breaks, trimmed only at the ends", async () => {
+    fill()
+    fake.days.set('2024-03-05', [contract(9, B, { objetoContrato: 'FORNECIMENTO DE MERENDA ESCOLAR:\r\nITEM 1 - ARROZ\r\nITEM 2 - FEIJÃO\r\n' })])
+    const dir = tempDir('lic-sync-')
+    await syncContracts(options(dir))
+    const st = await store(dir)
+    const b = await st.lookup(B)
+    expect(b.contratos.find((c) => c.numero_controle_pncp === '99887766000105-2-000009/2024')!.objeto).toBe('FORNECIMENTO DE MERENDA ESCOLAR:\nITEM 1 - ARROZ\nITEM 2 - FEIJÃO')
+    await st.close()
+  })
+
   test('every page of every day; PF dropped; days finished; a second run reads no day again', async () => {
     fill()
     const dir = tempDir('lic-sync-')

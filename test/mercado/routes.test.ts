@@ -1,6 +1,7 @@
 // The markets routes over the bundled sample (installed as `make run` does), with every upstream
 // down, slow (30 s), 5xx or garbage: exact values, the `fonte` of each source with its true age,
-// 200 with the last copy (cache_servido), never a 5xx, never a wait past the bound. Bad input: 400.
+// 200 with the last copy (the sample: amostra), never a 5xx, never a wait past the bound; nothing to
+// answer with at all: 503, never charged. Bad input: 400.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import * as service from '../../src/datasets/mercado/service'
 import { get, testApp } from '../helpers'
@@ -38,7 +39,7 @@ describe('GET /v1/mercado/noticias', () => {
       ['Exame', 'Juros no Brasil e nos EUA e balanços das big techs: o que move os mercados', 'macro', 'neutro', 3, 'lexico'],
     ])
     expect(r.body.veiculos).toHaveLength(9)
-    expect(r.body.fonte).toMatchObject({ base: 'feeds RSS e Atom de veículos brasileiros (MERCADO_NOTICIAS_FONTES)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 15, cache: true, status: 'cache_servido' })
+    expect(r.body.fonte).toMatchObject({ base: 'feeds RSS e Atom de veículos brasileiros (MERCADO_NOTICIAS_FONTES)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 15, cache: true, status: 'amostra' })
     expect(r.body.fonte.defasagem_segundos).toBeGreaterThan(0)
   })
 
@@ -100,7 +101,7 @@ describe('GET /v1/mercado/indicadores', () => {
     expect(i.focus_ipca_ano_atual.descricao).toBe('Focus: mediana das expectativas para o IPCA de 2026')
     expect(r.body.indisponiveis).toEqual([])
     for (const [nome, minutos] of [['sgs', 1440], ['ptax', 60], ['focus', 10080]] as const)
-      expect(r.body.fontes[nome]).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: minutos, cache: true, status: 'cache_servido' })
+      expect(r.body.fontes[nome]).toMatchObject({ consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: minutos, cache: true, status: 'amostra' })
   })
 })
 
@@ -123,7 +124,7 @@ describe('GET /v1/mercado/cambio', () => {
     // (5.215 / 5.1838 - 1) x 100 and (458120 / (87915.625 x 5.1838) - 1) x 100
     expect(r.body.premios).toEqual({ usdt_sobre_ptax_pct: 0.602, btc_sobre_paridade_pct: 0.523, btc_paridade_brl: 455737.02 })
     expect(r.body.indisponiveis).toEqual([])
-    expect(r.body.fontes.cripto).toMatchObject({ base: 'Mercado Bitcoin, Foxbit e NovaDAX (BRL); Coinbase e Kraken (USD)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 0.25, status: 'cache_servido' })
+    expect(r.body.fontes.cripto).toMatchObject({ base: 'Mercado Bitcoin, Foxbit e NovaDAX (BRL); Coinbase e Kraken (USD)', consultado_em: SAMPLE_TIME, atualiza_a_cada_minutos: 0.25, status: 'amostra' })
   })
 })
 
@@ -174,7 +175,7 @@ describe('upstreams slow (30 s), 5xx or garbage: 200 with the last copy, never a
         expect(up.server('MERCADO_BITCOIN_URL').requests.length).toBeGreaterThan(asked)
         const c = await get(fresh.app, '/v1/mercado/cambio')
         expect(c.body.btc_brl.mediana).toBe(458120)
-        expect(c.body.fontes.cripto).toMatchObject({ consultado_em: SAMPLE_TIME, status: 'cache_servido' })
+        expect(c.body.fontes.cripto).toMatchObject({ consultado_em: SAMPLE_TIME, status: 'amostra' })
       } finally {
         await fresh.app.close()
         down()
@@ -185,18 +186,25 @@ describe('upstreams slow (30 s), 5xx or garbage: 200 with the last copy, never a
 })
 
 describe('no copy ever fetched and the upstreams down', () => {
-  test('every part says why it is missing; the pack lists the three parts as unavailable; 200 all the same', async () => {
+  test('a paid answer with no data at all is a 503 dados_indisponiveis (never charged), the pack too; the free sample still answers', async () => {
     const empty = await testApp({ dataDir: tempDir('mercado-vazio-') })
     try {
-      const i = await get(empty.app, '/v1/mercado/indicadores')
-      expect(i.status).toBe(200)
-      expect(Object.values(i.body.indicadores).every((v) => v === null)).toBe(true)
-      expect(i.body.indisponiveis[0]).toEqual({ item: 'selic_meta', motivo: 'nenhuma cópia de BCB/SGS obtida ainda (a fonte não respondeu)' })
-      expect(i.body.fontes.sgs).toMatchObject({ status: 'fonte_indisponivel', consultado_em: null, defasagem_segundos: null, cache: false })
-      const p = await get(empty.app, '/v1/mercado/pacote')
-      expect(p.body).toEqual({ cambio: null, indicadores: null, noticias: null, indisponiveis: ['cambio', 'indicadores', 'noticias'] })
-      const n = await get(empty.app, '/v1/mercado/noticias')
-      expect(n.body).toMatchObject({ total: 0, noticias: [], veiculos: [] })
+      for (const [path, motivo] of [
+        ['/v1/mercado/indicadores', 'nenhum indicador tem valor (nenhuma cópia do SGS, da PTAX nem do Focus)'],
+        ['/v1/mercado/cambio', 'nenhuma cotação (PTAX, BTC/BRL, USDT/BRL, BTC/USD) tem valor'],
+        ['/v1/mercado/noticias', 'nenhuma cópia de feeds RSS e Atom de veículos brasileiros (MERCADO_NOTICIAS_FONTES) foi obtida ainda'],
+        ['/v1/mercado/pacote', 'as três partes (câmbio, indicadores, notícias) estão sem dados'],
+      ]) {
+        const r = await get(empty.app, path!)
+        expect([path, r.status, r.body.erro]).toEqual([path, 503, { codigo: 'dados_indisponiveis', mensagem: `Esta resposta não teria nenhum dado: ${motivo}. Nada foi cobrado; tente de novo em alguns minutos.` }])
+      }
+      // The parts, read in-process, still say why each value is missing.
+      const i = await service.indicadores(empty.app.ctx)
+      expect(i.indisponiveis[0]).toEqual({ item: 'selic_meta', motivo: 'nenhuma cópia de BCB/SGS obtida ainda (a fonte não respondeu)' })
+      expect(i.fontes.sgs).toMatchObject({ status: 'fonte_indisponivel', consultado_em: null, defasagem_segundos: null, cache: false })
+      expect(await service.pacote(empty.app.ctx)).toEqual({ cambio: null, indicadores: null, noticias: null, indisponiveis: ['cambio', 'indicadores', 'noticias'] })
+      const a = await get(empty.app, '/v1/mercado/amostra')
+      expect([a.status, a.body.noticias]).toEqual([200, []])
     } finally {
       await empty.app.close()
     }

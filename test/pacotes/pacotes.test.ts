@@ -1,4 +1,4 @@
-// The packs over every bundled sample (as `make run` serves them), every polled upstream down:
+// The packs over every bundled sample (as `make run` serves them: offline, --sem-fontes), every polled upstream down:
 // the parts derived from the route table (and a route added later joining), each part exactly the
 // route's own answer, a failing or hanging part marked while the rest is served, and the savings.
 import { afterAll, describe, expect, test } from 'bun:test'
@@ -7,7 +7,7 @@ import { startReplay } from '../../ingest/lib/replay'
 import type { AppContext } from '../../src/core/context'
 import type { Dataset } from '../../src/core/dataset'
 import { ApiError } from '../../src/core/errors'
-import { defineRoute, type RouteDef } from '../../src/core/route'
+import { defineRoute, semFonte, type RouteDef } from '../../src/core/route'
 import { intParam } from '../../src/core/validate'
 import { catalogo, partesDoBrasil, semParametros } from '../../src/datasets/pacotes/catalogo'
 import * as service from '../../src/datasets/pacotes/service'
@@ -22,7 +22,7 @@ const envs = [...new Set(DATASETS.flatMap((d) => (d.feeds ?? []).flatMap((f) => 
 const before = new Map(envs.map((e) => [e, process.env[e]]))
 for (const e of envs) process.env[e] = closed.url
 
-const { app, logs } = await testApp({ dataDir: await buildSampleData() })
+const { app, logs } = await testApp({ dataDir: await buildSampleData(), semFontes: true })
 const { app: empty } = await testApp({ dataDir: tempDir('pacotes-vazio-') })
 afterAll(async () => {
   await app.close()
@@ -53,6 +53,20 @@ describe('/v1/pacotes/amostra: what each pack holds and saves, from the route ta
     // The sums are the route table's prices.
     const price = new Map(DATASETS.flatMap((d) => d.routes).map((x) => [x.path, x.price!]))
     for (const p of r.body.pacotes) expect(Math.round(p.partes.reduce((a: number, x: any) => a + price.get(x.rota)!, 0) * 1e6) / 1e6).toBe(p.soma_das_partes)
+  })
+
+  test('#29.7: the pack and its sample say the same count and list, the parts the pack answers (14 here: every route the rule takes, docs/decisoes.md)', async () => {
+    const amostra = (await get(app, '/v1/pacotes/amostra')).body
+    const pack = (await get(app, '/v1/pacotes/brasil')).body
+    const answered = Object.entries(pack)
+      .filter(([k]) => k !== 'pacote' && k !== 'indisponiveis')
+      .flatMap(([familia, partes]) => Object.keys(partes as object).map((nome) => `/v1/${familia}/${nome}`))
+    expect(BRASIL).toHaveLength(14)
+    expect(answered.sort()).toEqual([...BRASIL].sort())
+    expect(pack.pacote.partes.map((p: any) => p.rota)).toEqual(BRASIL)
+    expect(amostra.pacotes[0].partes.map((p: any) => p.rota)).toEqual(BRASIL)
+    expect([pack.pacote.quantidade, amostra.pacotes[0].quantidade]).toEqual([14, 14])
+    expect(amostra.aviso).toContain('O pacote /v1/pacotes/brasil traz as 14 rotas pagas sem parâmetros deste servidor numa chamada')
   })
 
   test('the rule: no path parameter, an empty query accepted, no filter demanded; never packs, chains, free or planned routes', () => {
@@ -126,6 +140,32 @@ describe('/v1/pacotes/brasil', () => {
     expect(logs.some((l) => l.includes('falha interna numa parte do pacote') && l.includes('/v1/novo/quebra'))).toBe(true)
   })
 
+  test('never paid for nothing: a part whose answer has no data counts as missing; with every part missing the pack is a 503', async () => {
+    // Only these parts: one answers, one has a feed never fetched (semFonte), one base not built.
+    const only = (extra: RouteDef[]): AppContext => ({ ...app.ctx, datasets: [{ name: 'novo', titulo: 'Novo', descricao: 'teste', ingested: false, routes: extra }] })
+    const semCopia = defineRoute({ path: '/v1/novo/feed', dataset: 'novo', summary: 's', price: 0.003, response: z.any(), errors: [], semDados: semFonte, handler: () => ({ itens: [], fonte: { base: 'Fonte de teste', status: 'fonte_indisponivel' } }) })
+    const falha = route('/v1/novo/falha', () => {
+      throw new ApiError('dados_indisponiveis', "A base 'novo' não está carregada; rode 'dadosbr ingest novo'.")
+    })
+    const parcial = (await service.brasil(only([route('/v1/novo/serie', () => ({ valores: [1] })), semCopia, falha]), new Request('http://localhost/v1/pacotes/brasil'), 'http://localhost')).parse() as any
+    expect(parcial.novo).toEqual({ serie: { valores: [1] }, feed: null, falha: null })
+    expect(parcial.indisponiveis[0]).toEqual({
+      familia: 'novo',
+      nome: 'feed',
+      rota: '/v1/novo/feed',
+      status: 503,
+      codigo: 'dados_indisponiveis',
+      mensagem: 'Esta resposta não teria nenhum dado: nenhuma cópia de Fonte de teste foi obtida ainda. Nada foi cobrado; tente de novo em alguns minutos.',
+    })
+    const err = await service.brasil(only([semCopia, falha]), new Request('http://localhost/v1/pacotes/brasil'), 'http://localhost').catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect([err.status, err.codigo, err.message]).toEqual([
+      503,
+      'dados_indisponiveis',
+      'Esta resposta não teria nenhum dado: nenhuma das 2 partes respondeu (/v1/novo/feed: dados_indisponiveis; /v1/novo/falha: dados_indisponiveis). Nada foi cobrado; tente de novo em alguns minutos.',
+    ])
+  })
+
   test('a dataset\'s own pack added later is listed by /v1/pacotes/amostra with the routes its answer names, and is not a part of brasil', () => {
     const pacote = defineRoute({ path: '/v1/novo/pacote', dataset: 'novo', summary: 'Série e falha numa chamada', price: 0.004, response: z.object({ serie: z.any(), falha: z.any(), indisponiveis: z.array(z.string()) }), errors: [], handler: () => ({}) })
     const ctx = withNew(app.ctx, [route('/v1/novo/serie', () => ({})), route('/v1/novo/falha', () => ({})), route('/v1/novo/outra', () => ({})), pacote])
@@ -137,18 +177,28 @@ describe('/v1/pacotes/brasil', () => {
     expect(cat[0]!.partes.map((p) => p.rota).slice(14)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/outra'])
   })
 
-  test('on an empty data directory: the parts whose base is not built are listed with their 503, the feed parts served with fonte_indisponivel', async () => {
+  test('on an empty data directory: the parts whose base is not built, and the feed parts with no copy (nothing to charge for), are listed with their 503', async () => {
     const r = await get(empty, '/v1/pacotes/brasil')
     expect(r.status).toBe(200)
-    expect(r.body.indisponiveis.map((x: any) => [x.rota, x.status, x.codigo])).toEqual([
-      ['/v1/fundos/fluxos', 503, 'dados_indisponiveis'],
-      ['/v1/fundos/ranking', 503, 'dados_indisponiveis'],
-      ['/v1/fundos/movimentacoes', 503, 'dados_indisponiveis'],
-      ['/v1/commodities/exportacoes', 503, 'dados_indisponiveis'],
-      ['/v1/desmatamento/ranking', 503, 'dados_indisponiveis'],
-    ])
+    expect(r.body.indisponiveis.map((x: any) => [x.rota, x.status, x.codigo])).toEqual(
+      [
+        '/v1/licitacoes/abertas',
+        '/v1/fundos/fluxos',
+        '/v1/fundos/ranking',
+        '/v1/fundos/movimentacoes',
+        '/v1/mercado/noticias',
+        '/v1/mercado/indicadores',
+        '/v1/mercado/cambio',
+        '/v1/commodities/clima',
+        '/v1/commodities/fogo',
+        '/v1/commodities/exportacoes',
+        '/v1/commodities/hidrologia',
+        '/v1/commodities/briefing',
+        '/v1/desmatamento/ranking',
+      ].map((rota) => [rota, 503, 'dados_indisponiveis']),
+    )
     expect([r.body.fundos.fluxos, r.body.commodities.exportacoes]).toEqual([null, null])
-    expect(r.body.commodities.clima.fonte.status).toBe('fonte_indisponivel')
+    expect(r.body.commodities.clima).toBeNull()
     // The calendar is law kept as data in the code: no base to build, served anyway.
     expect(r.body.tributos.calendario.anos.length).toBeGreaterThan(0)
     expect(r.body.pacote.quantidade).toBe(14)

@@ -1,9 +1,13 @@
 // A real local chain for payment tests: anvil (from npm) with chain id 8453, a small EIP-3009
 // token planted at the real Base USDC address and Multicall3 at its canonical address, so the
 // production configuration runs unchanged against it.
-import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from 'viem'
+import { x402Facilitator } from '@x402/core/facilitator'
+import { toFacilitatorEvmSigner } from '@x402/evm'
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
+import { createPublicClient, createWalletClient, http, parseAbi, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import contracts from './fixtures/contracts.json'
 
@@ -60,6 +64,29 @@ async function spawnAnvil(): Promise<{ proc: ReturnType<typeof Bun.spawn>; rpcUr
   }
 }
 
+/**
+ * Stops a process and returns once every one of its threads is stopped. kill(SIGSTOP) only queues
+ * the stop: measured under load (load average 5-7 on 2 cores), anvil still answered a request sent
+ * right after it in 53 of 100 tries, which let a "chain down" test be paid (200 instead of 503).
+ */
+export function stopProcess(pid: number): void {
+  process.kill(pid, 'SIGSTOP')
+  const deadline = Date.now() + 10_000
+  const stopped = () =>
+    readdirSync(`/proc/${pid}/task`).every((tid) => {
+      try {
+        // Field 3 of stat is the state; T (stopped) or t (traced).
+        return /^\d+ \(.*\) [Tt] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))
+      } catch {
+        return true // the thread ended
+      }
+    })
+  while (!stopped()) {
+    if (Date.now() > deadline) throw new Error(`o processo ${pid} não parou com SIGSTOP em 10 s`)
+    Bun.sleepSync(1)
+  }
+}
+
 export async function startChain(): Promise<Chain> {
   const { proc, rpcUrl } = await spawnAnvil()
   const transport = http(rpcUrl)
@@ -84,7 +111,7 @@ export async function startChain(): Promise<Chain> {
     balance: (address) => pub.readContract({ address: USDC, abi: ABI, functionName: 'balanceOf', args: [address] }),
     mint,
     blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
-    pause: () => proc.kill('SIGSTOP'),
+    pause: () => stopProcess(proc.pid),
     resume: () => proc.kill('SIGCONT'),
     async stop() {
       proc.kill('SIGCONT')
@@ -92,4 +119,30 @@ export async function startChain(): Promise<Chain> {
       await proc.exited
     },
   }
+}
+
+/**
+ * A remote x402 facilitator over HTTP on 127.0.0.1 (/supported, /verify, /settle): the reference
+ * x402Facilitator settling on the local chain with the facilitator key. `seenAuth` records each
+ * request's Authorization header.
+ */
+export function startFacilitatorServer(chain: Chain) {
+  const account = privateKeyToAccount(FACILITATOR_KEY)
+  const wallet = createWalletClient({ account, chain: { ...base, rpcUrls: { default: { http: [chain.rpcUrl] } } }, transport: http(chain.rpcUrl) }).extend(publicActions)
+  const facilitator = new x402Facilitator().register('eip155:8453', new ExactEvmScheme(toFacilitatorEvmSigner(Object.assign(wallet, { address: account.address }) as any)))
+  const seenAuth: string[] = []
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      seenAuth.push(req.headers.get('authorization') ?? '')
+      const path = new URL(req.url).pathname
+      if (path === '/supported') return Response.json(facilitator.getSupported())
+      const body = (await req.json()) as { paymentPayload: any; paymentRequirements: any }
+      if (path === '/verify') return Response.json(await facilitator.verify(body.paymentPayload, body.paymentRequirements))
+      if (path === '/settle') return Response.json(await facilitator.settle(body.paymentPayload, body.paymentRequirements))
+      return new Response('not found', { status: 404 })
+    },
+  })
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port, seenAuth, stop: () => server.stop(true) }
 }

@@ -7,32 +7,25 @@ import type { PaymentRequirements } from '@x402/core/types'
 import { ExactEvmScheme } from '@x402/evm/exact/client'
 import { toClientEvmSigner } from '@x402/evm'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createApp, type App } from '../../src/app'
-import { loadConfig } from '../../src/core/config'
-import { createLogger } from '../../src/core/log'
+import { type App } from '../../src/app'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, USDC, type Chain } from './chain'
+import { HOOK_TIMEOUT_MS, USDC, type Chain } from './chain'
+import { startPaidServer, type PaidServer } from './paid-server'
 import { header, signPayment } from './sign'
 
 let chain: Chain
 let app: App
-let server: ReturnType<typeof Bun.serve>
+let paid: PaidServer
 let baseUrl: string
 const logs: string[] = []
 const SITUACAO = '/v1/cnpj/situacao/33683111000280'
 
 beforeAll(async () => {
-  chain = await startChain()
-  const config = loadConfig({ dataDir: await buildFixtureData(), payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'info' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
-  app = await createApp(config, { log: createLogger('info', (l) => logs.push(l)), checkResponses: true })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 60 })
-  baseUrl = `http://127.0.0.1:${server.port}`
+  ({ chain, app, baseUrl } = paid = await startPaidServer(await buildFixtureData(), { logs, checkResponses: true }))
 }, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
-  server?.stop(true)
-  await app?.close()
-  await chain?.stop()
+  await paid?.stop()
 }, HOOK_TIMEOUT_MS)
 
 const payingFetch = (account = chain.payer) => wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(toClientEvmSigner(account))))
@@ -48,10 +41,11 @@ describe('402 challenge', () => {
     expect(r.status).toBe(402)
     const required = decodePaymentRequiredHeader(r.headers.get('payment-required')!)
     expect(required.x402Version).toBe(2)
-    expect(required.resource).toEqual({ url: baseUrl + SITUACAO, description: 'Situação cadastral de um CNPJ', mimeType: 'application/json' })
+    expect(required.resource).toEqual({ url: baseUrl + SITUACAO, description: 'Situação cadastral de um CNPJ', mimeType: 'application/json', serviceName: 'dadosbr', tags: ['brasil', 'cnpj', 'company-registry', 'kyb', 'brazil'] })
     expect(required.accepts).toEqual([{ scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: USDC, payTo: chain.payTo, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }])
     const bazaar = (required.extensions as any).bazaar
-    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET', pathParams: { cnpj: { type: 'string' } } })
+    expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'GET', pathParams: { cnpj: '33683111000280' } })
+    expect(bazaar.routeTemplate).toBe('/v1/cnpj/situacao/:cnpj')
     expect(bazaar.info.output.type).toBe('json')
   })
 
@@ -139,6 +133,22 @@ describe('paying', () => {
     const r = await payingFetch()(`${baseUrl}/v1/cnpj/empresa/33683111000107`)
     expect(r.status).toBe(404)
     expect(await balances()).toEqual(before)
+  })
+
+  test('a paid request whose answer would carry no data (no quote fetched yet, the exchanges and the central bank down): 503 and no transfer', async () => {
+    const envs = ['BCB_OLINDA_URL', 'MERCADO_BITCOIN_URL', 'FOXBIT_URL', 'NOVADAX_URL', 'COINBASE_URL', 'KRAKEN_URL']
+    const saved = envs.map((e) => [e, process.env[e]] as const)
+    for (const e of envs) process.env[e] = 'http://127.0.0.1:9' // nothing listens: every attempt fails at once
+    try {
+      const before = await balances()
+      const r = await payingFetch()(`${baseUrl}/v1/mercado/cambio`)
+      expect(r.status).toBe(503)
+      expect(((await r.json()) as any).erro.codigo).toBe('dados_indisponiveis')
+      expect(r.headers.get('payment-response')).toBeNull()
+      expect(await balances()).toEqual(before)
+    } finally {
+      for (const [e, v] of saved) v === undefined ? delete process.env[e] : (process.env[e] = v)
+    }
   })
 })
 

@@ -2,48 +2,26 @@
 // HTTP on 127.0.0.1 (the reference x402Facilitator settling on the local chain), auth headers
 // included; and a facilitator that is down at start.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { x402Facilitator } from '@x402/core/facilitator'
 import { decodePaymentRequiredHeader } from '@x402/core/http'
-import { toFacilitatorEvmSigner } from '@x402/evm'
-import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
-import { createWalletClient, http, publicActions } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { base } from 'viem/chains'
 import { createApp, type App } from '../../src/app'
 import { loadConfig } from '../../src/core/config'
 import { createLogger } from '../../src/core/log'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, type Chain } from './chain'
+import { HOOK_TIMEOUT_MS, startChain, startFacilitatorServer, type Chain } from './chain'
 import { header, signPayment } from './sign'
 
 let chain: Chain
-let facilitatorServer: ReturnType<typeof Bun.serve>
-const seenAuth: string[] = []
+let facilitatorServer: ReturnType<typeof startFacilitatorServer>
 const apps: App[] = []
 
 beforeAll(async () => {
   chain = await startChain()
-  const account = privateKeyToAccount(FACILITATOR_KEY)
-  const wallet = createWalletClient({ account, chain: base, transport: http(chain.rpcUrl) }).extend(publicActions)
-  const facilitator = new x402Facilitator().register('eip155:8453', new ExactEvmScheme(toFacilitatorEvmSigner(Object.assign(wallet, { address: account.address }) as any)))
-  facilitatorServer = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(req) {
-      seenAuth.push(req.headers.get('authorization') ?? '')
-      const path = new URL(req.url).pathname
-      if (path === '/supported') return Response.json(facilitator.getSupported())
-      const body = (await req.json()) as { paymentPayload: any; paymentRequirements: any }
-      if (path === '/verify') return Response.json(await facilitator.verify(body.paymentPayload, body.paymentRequirements))
-      if (path === '/settle') return Response.json(await facilitator.settle(body.paymentPayload, body.paymentRequirements))
-      return new Response('not found', { status: 404 })
-    },
-  })
+  facilitatorServer = startFacilitatorServer(chain)
 }, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
   for (const app of apps) await app.close()
-  facilitatorServer?.stop(true)
+  facilitatorServer?.stop()
   await chain?.stop()
 }, HOOK_TIMEOUT_MS)
 
@@ -65,7 +43,7 @@ test('pays through a remote facilitator, sending its auth headers', async () => 
     const r = await fetch(`${s.url}/v1/cnpj/empresa/33683111000280`, { headers: { 'payment-signature': header(await signPayment(chain.payer, req)) } })
     expect(r.status).toBe(200)
     expect((await chain.balance(chain.payTo)) - before).toBe(5000n)
-    expect(seenAuth.filter((a) => a === 'Bearer segredo').length).toBeGreaterThanOrEqual(3) // supported, verify, settle
+    expect(facilitatorServer.seenAuth.filter((a) => a === 'Bearer segredo').length).toBeGreaterThanOrEqual(3) // supported, verify, settle
   } finally {
     s.stop()
   }

@@ -2,7 +2,9 @@
 // every length, a code not in the table, malformed input), the annex search, the calendar and the
 // free sample; and which routes answer without the NCM table.
 import { afterAll, describe, expect, test } from 'bun:test'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { buildTributos } from '../../ingest/tributos/load'
 import { tributosIngest } from '../../ingest/tributos/command'
 import { currentManifest } from '../../ingest/lib/snapshot'
 import { DATASET, type TributosManifest } from '../../src/datasets/tributos/layout'
@@ -56,7 +58,7 @@ describe('/v1/tributos/ncm/{codigo}', () => {
     expect(b.fundamentos[0]).toMatchObject({ texto: 'Arroz das subposições 1006.20 e 1006.30 e do código 1006.40.00 da NCM/SH', referencia: { texto: '1006.30', codigo: '100630', nivel: 'subposicao', exceto: false, alinea: null }, verificado: true })
     expect(b.exclusoes).toEqual([{ anexo: 'VII', item: '15', dispositivo: 'LC 214/2025, art. 135, Anexo VII, item 15', motivo: 'remissao', por: 'Anexo I', texto: 'Cereais do capítulo 10 e sementes e frutos oleaginosos classificados no capítulo 12, ambos da NCM/SH, ressalvados os produtos relacionados no Anexo I' }])
     expect([b.desdobramento, b.imposto_seletivo]).toEqual([null, { incide: 'nao', fundamentos: [], observacao: null }])
-    expect(b.fonte).toEqual({ base: 'LC 214/2025', lei: 'Lei Complementar nº 214, de 16 de janeiro de 2025, com as alterações da LC 227/2026', anexos_versao: '2026-11-24', texto_conferido_em: '2026-11-24', tabela_ncm: { vigencia: 'Vigente em 13/05/2025', referencia: '2025-05-13', ato: 'Resolução Camex nº 641/2024' } })
+    expect(b.fonte).toEqual({ base: 'LC 214/2025', lei: 'Lei Complementar nº 214, de 16 de janeiro de 2025, com as alterações da LC 227/2026', anexos_versao: '2026-11-24', texto_conferido_em: '2026-11-24', tabela_ncm: { vigencia: 'Vigente em 13/05/2025', referencia: '2025-05-13', ato: 'Resolução Camex nº 641/2024', completa: false } })
   })
 
   test('with or without dots, the same answer; ano defaults to the current year (2026 to 2033)', async () => {
@@ -154,12 +156,110 @@ describe('/v1/tributos/ncm/{codigo}', () => {
     ])
   })
 
-  test('a well-formed code not in the table: 200 saying so, with the nearest level that exists', async () => {
+  test('a well-formed code not in the table: 200 saying so, with the nearest level that exists, and what the annexes say of it', async () => {
     const r = await get(app, '/v1/tributos/ncm/1006.30.99')
-    expect([r.status, r.body.ncm.existe, r.body.ncm.descricao, r.body.regime, r.body.fundamentos]).toEqual([200, false, null, null, []])
-    expect(r.body.observacoes[0]).toBe('O código 1006.30.99 não consta da tabela NCM carregada (Vigente em 13/05/2025). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; o nível mais próximo que existe é 1006.30.')
+    expect([r.status, r.body.ncm.existe, r.body.ncm.descricao, r.body.desdobramento]).toEqual([200, false, null, null])
+    expect(r.body.observacoes[0]).toBe('O código 1006.30.99 não consta da tabela NCM carregada (Vigente em 13/05/2025, um trecho da tabela vigente: o código pode existir fora dele). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; o nível mais próximo que existe nela é 1006.30.')
     expect(r.body.ncm.hierarquia.map((h: any) => h.formatado)).toEqual(['10', '10.06', '1006.30'])
-    expect((await get(app, '/v1/tributos/ncm/99999999')).body.observacoes[0]).toContain('nem o capítulo existe')
+    // Annex I item 1 cites the whole subposition 1006.30: whatever is classified under it is zero-rated.
+    expect([r.body.regime.codigo, r.body.regime.dispositivo, fund(r.body)]).toEqual(['aliquota_zero', 'LC 214/2025, art. 125, Anexo I, item 1', 'I/1:aliquota_zero:todo*,IX/10:reducao_60:todo,IX/19:reducao_60:todo'.split(',')])
+    expect((await get(app, '/v1/tributos/ncm/99999999')).body.observacoes[0]).toContain('nem o capítulo existe nela')
+  })
+
+  // #29.1: the annexes are matched on the code as written, whatever the table holds; what they cannot
+  // settle without the table is "indeterminado", never a firm "nao". The bundled table is an excerpt
+  // without chapter 24 (cigarettes), as a user running `make run` has it.
+  const INDETERMINADO = { codigo: 'indeterminado', descricao: 'Regime indeterminado: sem os subitens deste código na tabela NCM carregada, os Anexos não bastam para dizê-lo (veja observacoes)', reducao_percentual: null, dispositivo: null, depende_do_produto: false, condicoes: [] }
+  const NENHUM_ITEM = 'Nenhum item dos Anexos cita este código, nem um nível acima ou abaixo dele: se ele existir, IBS e CBS às alíquotas-padrão.'
+  const FUMIGENOS = 'Produtos fumígenos e bebidas alcoólicas estão sujeitos ao Imposto Seletivo quando acondicionados em embalagem primária destinada ao consumidor final (art. 409, § 2º).'
+  const NOMENCLATURA = 'Os códigos dos Anexos seguem a NCM aprovada pela Resolução Gecex nº 272/2021; reclassificações posteriores não mudam o tratamento dado pela lei (LC 214/2025, art. 492, § 2º).'
+
+  test('cigarettes (2402.20.00, 24.02) outside the loaded table: Imposto Seletivo by Annex XVII item III, as the search cites it; the IBS/CBS regime unknown', async () => {
+    for (const [codigo, formatado] of [['2402.20.00', '2402.20.00'], ['2402', '24.02']] as const) {
+      const b = (await get(app, `/v1/tributos/ncm/${codigo}?ano=2026`)).body
+      expect([b.ncm.existe, b.ncm.hierarquia, b.regime, b.fundamentos, b.exclusoes, b.desdobramento]).toEqual([false, [], INDETERMINADO, [], [], null])
+      expect(b.imposto_seletivo.incide).toBe('sim')
+      expect(b.imposto_seletivo.observacao).toBe(FUMIGENOS)
+      expect(b.imposto_seletivo.fundamentos.map((f: any) => [f.anexo, f.item, f.dispositivo, f.texto, f.codigos_texto, f.referencia, f.cobre, f.principal])).toEqual([
+        ['XVII', 'III', 'LC 214/2025, art. 409, § 1º, Anexo XVII, item III', 'Produtos fumígenos', '2401; 2402; 2403; 2404', { texto: '2402', codigo: '2402', nivel: 'posicao', exceto: false, alinea: null }, 'todo', false],
+      ])
+      expect(b.observacoes).toEqual([
+        `O código ${formatado} não consta da tabela NCM carregada (Vigente em 13/05/2025, um trecho da tabela vigente: o código pode existir fora dele). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; nem o capítulo existe nela.`,
+        NENHUM_ITEM,
+        'O Imposto Seletivo só é cobrado a partir de 2027.',
+        NOMENCLATURA,
+      ])
+      expect(b.transicao.tributos.find((t: any) => t.codigo === 'cbs').aliquota_aplicavel_percentual).toBeNull()
+    }
+    // The search cites the same item for the same code.
+    const busca = (await get(app, '/v1/tributos/busca?termo=2402')).body
+    expect(busca.resultados.map((x: any) => `${x.anexo}/${x.item}`)).toEqual(['XVII/III'])
+  })
+
+  test('an unknown code (99.99): both regimes indeterminado, saying what would hold if it existed', async () => {
+    const b = (await get(app, '/v1/tributos/ncm/9999?ano=2027')).body
+    expect([b.ncm.existe, b.regime, b.fundamentos, b.desdobramento]).toEqual([false, INDETERMINADO, [], null])
+    expect(b.imposto_seletivo).toEqual({
+      incide: 'indeterminado',
+      fundamentos: [],
+      observacao: 'O código não consta da tabela NCM carregada e nenhum item do Anexo XVII o cita, nem um nível acima ou abaixo dele: se ele existir, o Imposto Seletivo não incide; confira o código.',
+    })
+    expect(b.observacoes.slice(1)).toEqual([NENHUM_ITEM, NOMENCLATURA])
+  })
+
+  test('a short code outside the table that annex items reach only in part (88.02): em_parte and indeterminado, with the items', async () => {
+    const b = (await get(app, '/v1/tributos/ncm/88.02?ano=2026')).body
+    expect([b.ncm.existe, b.regime.codigo, fund(b)]).toEqual([false, 'indeterminado', ['XI/2.14:reducao_60:todo', 'XI/2.15:reducao_60:parte']])
+    expect(b.imposto_seletivo.incide).toBe('em_parte')
+    // Annex XVII item II: "8802, exceto o código 8802.60.00": it reaches the position, less one code.
+    expect(b.imposto_seletivo.fundamentos.map((f: any) => [f.item, f.referencia.texto, f.cobre])).toEqual([['II', '8802', 'parte']])
+    expect(b.imposto_seletivo.observacao).toBe('Itens do Anexo XVII alcançam só parte deste código e a tabela NCM carregada não tem os subitens dele: consulte o código de 8 dígitos do produto.')
+    expect(b.observacoes[1]).toBe('Itens dos Anexos alcançam só parte deste código (veja fundamentos, cobre "parte") e a tabela NCM carregada não tem os subitens dele: consulte o código de 8 dígitos do produto.')
+    // The excepted code itself: out of item II (in exclusoes), and with no table to say it exists, not a firm "nao".
+    const heli = (await get(app, '/v1/tributos/ncm/8802.60.00')).body
+    expect([heli.imposto_seletivo.incide, heli.exclusoes.map((e: any) => [e.anexo, e.item, e.motivo, e.por])]).toEqual(['indeterminado', [['XVII', 'II', 'exceto', '8802.60.00']]])
+  })
+
+  test('every code an annex cites, asked whether in the table or not: never a firm "nao" or standard rates where the annexes say otherwise', async () => {
+    const { ANEXOS } = await import('../../src/datasets/tributos/anexos')
+    const files = openTributosFiles(join(dataDir, DATASET, 'current'), currentManifest<TributosManifest>(dataDir, DATASET)!)
+    let fora = 0
+    for (const a of ANEXOS.anexos) {
+      if (a.situacao !== 'vigente' || !a.regime) continue
+      for (const it of a.itens)
+        for (const ref of it.ncm) {
+          if (ref.exceto || ref.codigo.length < 4) continue
+          const b = consultarNcm(files, ref.codigo, 2027)
+          if (!b.ncm.existe) fora++
+          const cita = (f: { anexo: string; item: string }) => f.anexo === a.anexo && f.item === it.item
+          if (a.regime === 'imposto_seletivo') {
+            expect([ref.texto, b.imposto_seletivo.incide === 'sim' || b.imposto_seletivo.incide === 'em_parte', b.imposto_seletivo.fundamentos.some(cita)]).toEqual([ref.texto, true, true])
+          } else {
+            expect([`${a.anexo}/${it.item} ${ref.texto}`, b.regime.codigo !== 'aliquota_padrao', b.fundamentos.some(cita) || b.exclusoes.some(cita)]).toEqual([`${a.anexo}/${it.item} ${ref.texto}`, true, true])
+          }
+          if (!b.ncm.existe) expect(b.imposto_seletivo.incide).not.toBe('nao')
+        }
+    }
+    // Most cited codes are outside the excerpt: the rule above ran on them, not only on the table's.
+    expect(fora).toBeGreaterThan(300)
+  })
+
+  test('a code the table has without its subitems (a table cut at 87.03 and 02.07): judged by the annexes alone', async () => {
+    // The sample's own rows, less the 8-digit ones under 22.03 and 02.07.
+    const src = JSON.parse(readFileSync(join(import.meta.dir, 'fixtures/tributos-amostra/Tabela_NCM_Vigente_20250513.json'), 'utf8'))
+    src.Nomenclaturas = src.Nomenclaturas.filter((n: any) => !/^(8703|0207)\.\d\d\.\d\d$/.test(n.Codigo))
+    const dir = tempDir('dadosbr-tributos-cortada-src-')
+    writeFileSync(join(dir, 'Tabela_NCM_Vigente_20250513.json'), JSON.stringify(src))
+    const cutDir = tempDir('dadosbr-tributos-cortada-')
+    await buildTributos({ dir, dataDir: cutDir, minSubitens: 1 })
+    const files = openTributosFiles(join(cutDir, DATASET, 'current'), currentManifest<TributosManifest>(cutDir, DATASET)!)
+    // 87.03 exists and no IBS/CBS item cites it, above or below: standard rates, firm; Annex XVII item I reaches all of it.
+    const cerveja = consultarNcm(files, '8703', 2027)
+    expect([cerveja.ncm.existe, cerveja.regime.codigo, cerveja.imposto_seletivo.incide, cerveja.desdobramento]).toEqual([true, 'aliquota_padrao', 'sim', null])
+    expect(cerveja.observacoes[0]).toBe('A tabela NCM carregada não tem subitens de 8 dígitos abaixo de 87.03 (é um trecho da tabela vigente): o regime vem só dos Anexos.')
+    // 02.07: Annex I item 19 reaches it less two codes: without the subitems, not a regime for all of it.
+    const aves = consultarNcm(files, '0207', 2027)
+    expect([aves.ncm.existe, aves.regime.codigo, aves.fundamentos.map((f) => `${f.anexo}/${f.item}:${f.cobre}`), aves.imposto_seletivo.incide]).toEqual([true, 'indeterminado', ['I/19:parte'], 'nao'])
   })
 
   test('malformed codes: 400 ncm_invalido saying what is accepted, nothing charged; bad ano: 400', async () => {

@@ -7,34 +7,27 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { join } from 'node:path'
-import { createApp, ROUTES, type App } from '../../src/app'
-import { loadConfig } from '../../src/core/config'
-import { createLogger } from '../../src/core/log'
+import { ROUTES, type App } from '../../src/app'
 import { toolName } from '../../src/mcp/tools'
 import { buildFixtureData } from '../cnpj/helpers'
-import { FACILITATOR_KEY, HOOK_TIMEOUT_MS, startChain, type Chain } from '../payments/chain'
+import { HOOK_TIMEOUT_MS, type Chain } from '../payments/chain'
+import { startPaidServer, type PaidServer } from '../payments/paid-server'
 import { parseExposition, valueOf } from './prometheus'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 let chain: Chain
 let app: App
-let server: ReturnType<typeof Bun.serve>
+let paid: PaidServer
 let baseUrl: string
 const clients: Client[] = []
 
 beforeAll(async () => {
-  chain = await startChain()
-  const config = loadConfig({ dataDir: await buildFixtureData(), payTo: chain.payTo, rpcUrl: chain.rpcUrl, logLevel: 'warn' }, { X402_FACILITATOR_PRIVATE_KEY: FACILITATOR_KEY })
-  app = await createApp(config, { log: createLogger('silent') })
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.handle, idleTimeout: 60 })
-  baseUrl = `http://127.0.0.1:${server.port}`
+  ({ chain, app, baseUrl } = paid = await startPaidServer(await buildFixtureData()))
 }, HOOK_TIMEOUT_MS)
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {})
-  server?.stop(true)
-  await app?.close()
-  await chain?.stop()
+  await paid?.stop()
 }, HOOK_TIMEOUT_MS)
 
 /** `dadosbr mcp` started by the official client, as an MCP host does. */
@@ -63,8 +56,7 @@ describe('dadosbr mcp', () => {
   test('lists every served route as a tool, with its description, parameters and price', async () => {
     const client = await connect([])
     const { tools } = await client.listTools()
-    const served = ROUTES.filter((r) => !r.planned)
-    expect(tools.map((t) => t.name).sort()).toEqual(served.map((r) => toolName(r.path)).sort())
+    expect(tools.map((t) => t.name).sort()).toEqual(ROUTES.map((r) => toolName(r.path)).sort())
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length)
     const situacao = tools.find((t) => t.name === 'cnpj_situacao')!
     expect(situacao.description).toContain('Situação cadastral de um CNPJ')
@@ -76,8 +68,6 @@ describe('dadosbr mcp', () => {
     expect(Object.keys(busca.inputSchema.properties ?? {})).toContain('nome')
     expect(busca.inputSchema.required ?? []).toEqual([])
     expect(tools.find((t) => t.name === 'ferramentas_cnpj')!.description).toContain('Grátis.')
-    // The interface's paths not served yet (501) are not tools.
-    for (const r of ROUTES.filter((r) => r.planned)) expect(tools.some((t) => t.name === toolName(r.path))).toBe(false)
   }, 30_000)
 
   test('a free tool answers without a payer key; a paid one says its price and charges nothing', async () => {

@@ -4,6 +4,11 @@
 // outage still serves it; a request never waits on the upstream except, briefly, when no copy was
 // ever fetched. With several serving processes, a lock file per copy lets one refresh while all
 // serve the same file. Every answer says where its data came from and how old it is (fonte).
+//
+// One record per source (FeedState: last attempt, last success, age, interval, status, error) is
+// computed here and only here: each route's `fonte`, /v1/health and /metrics all read it, so they
+// never disagree about a source. Offline (`serve --sem-fontes`) nothing is fetched: the copies on
+// disk (the bundled sample, status `amostra`) are served as they are.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../log'
@@ -33,8 +38,18 @@ export interface FeedDef<T = unknown> {
   /** `fonte.base`: the source, named as a user would look it up. */
   base: string
   upstreams: UpstreamSetting[]
-  /** Cadence of refresh, in minutes (fractions allowed: 0.25 = 15 s). */
+  /**
+   * The promise, in minutes (fractions allowed: 0.25 = 15 s): a copy up to this old is `ok`, an older
+   * one `cache_servido`. Also the cadence of refresh, unless refreshMinutes says otherwise.
+   */
   intervalMinutes: number
+  /** How often a refresh runs when it differs from the promise (a derived feed checks its inputs more often than it promises a new edition). */
+  refreshMinutes?: number
+  /**
+   * When the data was obtained from the real sources, when that is not the fetch: a feed derived
+   * from other copies (the briefing) is as old as its newest input. Ages and statuses count from it.
+   */
+  dataTime?(dados: T): string | null
   /** Keys refreshed in the background and by `dadosbr atualizar` (default ['']: a feed with one copy). */
   defaultKeys?: string[]
   /** Per attempt; a background refresh may be slow (PNCP takes 15-22 s). Default 60 s. */
@@ -53,8 +68,9 @@ export interface FeedDef<T = unknown> {
   fetch(key: string, ctx: FeedFetchContext): Promise<T>
 }
 
-export type FeedStatus = 'ok' | 'cache_servido' | 'fonte_indisponivel'
+export type FeedStatus = 'ok' | 'cache_servido' | 'fonte_indisponivel' | 'amostra'
 
+/** The `fonte` of an answer: the source's record as routes show it (schema FonteFeed). */
 export interface Fonte {
   base: string
   consultado_em: string | null
@@ -62,6 +78,28 @@ export interface Fonte {
   atualiza_a_cada_minutos: number
   cache: boolean
   status: FeedStatus
+  tentado_em: string | null
+  ultimo_erro: string | null
+}
+
+/** The one record of a source (one copy of it): what its routes, /v1/health and /metrics report. */
+export interface FeedState extends Fonte {
+  nome: string
+  chave: string
+  /** Consecutive failed attempts since the last success. */
+  falhas: number
+  /** Why this source makes the service `degradado` in /v1/health, or null. */
+  problema: string | null
+}
+
+/** A refresh failure that carries what failed, part by part (each exchange, each outlet), for the routes to show. */
+export class FeedFailure extends Error {
+  constructor(
+    message: string,
+    readonly detalhe: unknown,
+  ) {
+    super(message)
+  }
 }
 
 /** What is on disk for one copy: the last good data, and the last attempt. */
@@ -74,11 +112,17 @@ export interface FeedCopy<T = unknown> {
   ultimo_erro: string | null
   /** Consecutive failed attempts since the last success. */
   falhas: number
+  /** What the last failed attempt reported part by part (FeedFailure), or absent. */
+  erro_detalhe?: unknown
+  /** True when this copy is the bundled sample (recorded answers installed by `ingest --amostra`), not a fetch of this server. */
+  amostra?: boolean
 }
 
 export interface FeedAnswer<T> {
   dados: T | null
   fonte: Fonte
+  /** The part-by-part detail of the last attempt when it failed (FeedFailure.detalhe), else null. */
+  falha: unknown
 }
 
 /** How long a request waits for a copy when none was ever fetched (and no attempt failed lately). */
@@ -95,6 +139,10 @@ export interface FeedRunnerOptions {
   log: Logger
   /** Clock, for tests. */
   now?: () => number
+  /** Never fetch (`serve --sem-fontes`): the copies on disk are served as they are, and nothing leaves the machine. */
+  offline?: boolean
+  /** The copies this runner writes are the bundled sample (ingest --amostra). */
+  sample?: boolean
 }
 
 interface Slot {
@@ -106,25 +154,15 @@ interface Slot {
   refreshStarted: number
 }
 
-export interface FeedHealth {
-  nome: string
-  base: string
-  consultado_em: string | null
-  defasagem_segundos: number | null
-  atualiza_a_cada_minutos: number
-  ultimo_erro: string | null
-  /** ok; atrasada: older than three intervals; sem_dados: never fetched; falhando: an on-request feed whose last attempt failed. */
-  status: 'ok' | 'atrasada' | 'sem_dados' | 'falhando'
-}
-
-/** The feeds of one process: reads copies, refreshes them, and reports their health. */
+/** The feeds of one process: reads copies, refreshes them, and keeps the one record of each source. */
 export class FeedRunner {
   private readonly slots = new Map<string, Slot>()
   private readonly byName: Map<string, FeedDef>
   private timer: ReturnType<typeof setInterval> | null = null
   /** Keys asked for by requests, kept fresh in the background too (parametrized feeds). */
   private readonly asked = new Map<string, Set<string>>()
-  private readonly now: () => number
+  /** The feed clock (ms since epoch): ages, and "now" for answers that filter by time. */
+  readonly now: () => number
 
   constructor(
     readonly feeds: FeedDef[],
@@ -134,10 +172,20 @@ export class FeedRunner {
     this.now = options.now ?? Date.now
   }
 
+  /** True when nothing is fetched (`serve --sem-fontes`). */
+  get offline(): boolean {
+    return this.options.offline === true
+  }
+
   def(name: string): FeedDef {
     const f = this.byName.get(name)
     if (!f) throw new Error(`fonte desconhecida: ${name}`)
     return f
+  }
+
+  /** The key whose record stands for the whole source in /v1/health and /metrics: its first default key. */
+  mainKey(feed: FeedDef): string {
+    return (feed.defaultKeys ?? [''])[0]!
   }
 
   private dir(feed: FeedDef): string {
@@ -173,7 +221,7 @@ export class FeedRunner {
     return s
   }
 
-  /** The copy on disk, as it is (tests, `dadosbr atualizar`). */
+  /** The copy on disk, as it is (tests, `dadosbr atualizar`, derived feeds). */
   copy<T>(name: string, key = ''): FeedCopy<T> | null {
     return this.slot(this.def(name), key).copy as FeedCopy<T> | null
   }
@@ -182,57 +230,134 @@ export class FeedRunner {
     return feed.intervalMinutes * 60_000
   }
 
-  /** Age of the good copy in ms, or null when none. */
-  private ageMs(copy: FeedCopy | null): number | null {
-    if (!copy?.consultado_em) return null
-    return Math.max(0, this.now() - Date.parse(copy.consultado_em))
+  private refreshMs(feed: FeedDef): number {
+    return (feed.refreshMinutes ?? feed.intervalMinutes) * 60_000
   }
 
-  /** When a failed attempt may be retried: backoff from 30 s, doubling, at most the feed's interval. */
+  /** A feed fetched only when asked (prices): never polled unasked. */
+  private onRequest(feed: FeedDef): boolean {
+    return feed.intervalMinutes < 1
+  }
+
+  /** When the served data was obtained from its sources: the fetch, or for a derived feed its newest input. */
+  private dataAt(feed: FeedDef, copy: FeedCopy | null): string | null {
+    if (!copy?.consultado_em || copy.dados === null || copy.dados === undefined) return null
+    return (feed.dataTime ? feed.dataTime(copy.dados) : null) ?? copy.consultado_em
+  }
+
+  private since(iso: string | null): number | null {
+    return iso === null ? null : Math.max(0, this.now() - Date.parse(iso))
+  }
+
+  /** ms since the last successful fetch (the refresh cadence counts from it), or null when none. */
+  private fetchAgeMs(copy: FeedCopy | null): number | null {
+    return this.since(copy?.consultado_em ?? null)
+  }
+
+  /** When a failed attempt may be retried: backoff from 30 s, doubling, at most the feed's refresh interval. */
   private retryDue(feed: FeedDef, copy: FeedCopy | null): boolean {
     if (!copy?.tentado_em || !copy.ultimo_erro) return true
-    const wait = Math.min(this.intervalMs(feed), 30_000 * 2 ** Math.max(0, copy.falhas - 1))
+    const wait = Math.min(this.refreshMs(feed), 30_000 * 2 ** Math.max(0, copy.falhas - 1))
     return this.now() - Date.parse(copy.tentado_em) >= wait
   }
 
-  fonte(feed: FeedDef, copy: FeedCopy | null): Fonte {
-    const age = this.ageMs(copy)
-    const status: FeedStatus = age === null ? 'fonte_indisponivel' : age <= this.intervalMs(feed) ? 'ok' : 'cache_servido'
-    return {
+  /** Whether a refresh of this copy is due: none yet or older than the cadence, and not in a failure's backoff. */
+  private due(feed: FeedDef, copy: FeedCopy | null): boolean {
+    if (this.offline) return false
+    const age = this.fetchAgeMs(copy)
+    return (age === null || age > this.refreshMs(feed)) && this.retryDue(feed, copy)
+  }
+
+  /** The one record of a copy of a source: every `fonte`, /v1/health and /metrics are read from here. */
+  stateOf(feed: FeedDef, key: string, copy: FeedCopy | null): FeedState {
+    const consultado = this.dataAt(feed, copy)
+    const age = this.since(consultado)
+    const interval = this.intervalMs(feed)
+    const status: FeedStatus = age === null ? 'fonte_indisponivel' : copy?.amostra ? 'amostra' : age <= interval ? 'ok' : 'cache_servido'
+    const state: FeedState = {
+      nome: feed.name,
+      chave: key,
       base: feed.base,
-      consultado_em: copy?.consultado_em ?? null,
+      consultado_em: consultado,
       defasagem_segundos: age === null ? null : Math.round(age / 1000),
       atualiza_a_cada_minutos: feed.intervalMinutes,
       cache: age !== null,
       status,
+      tentado_em: copy?.tentado_em ?? null,
+      ultimo_erro: copy?.ultimo_erro ?? null,
+      falhas: copy?.falhas ?? 0,
+      problema: null,
+    }
+    state.problema = this.problemOf(feed, state, age)
+    return state
+  }
+
+  /**
+   * Why a source makes the service `degradado`: no copy at all; a polled one whose copy is older
+   * than three intervals (its refreshes are not landing); a request-time one (prices, which age
+   * while nobody asks) whose last attempt failed. Offline, only a missing copy counts: not
+   * fetching is what was asked for.
+   */
+  private problemOf(feed: FeedDef, s: FeedState, age: number | null): string | null {
+    const erro = s.ultimo_erro ? ` (último erro: ${s.ultimo_erro})` : ''
+    if (age === null) return `nenhuma cópia obtida ainda${this.offline ? ' (servidor sem fontes: rode dadosbr ingest --amostra ou dadosbr atualizar)' : ''}${erro}`
+    if (this.offline) return null
+    if (this.onRequest(feed)) return s.ultimo_erro ? `a última consulta falhou${erro}` : null
+    if (age > 3 * this.intervalMs(feed)) {
+      const what = s.status === 'amostra' ? `amostra gravada em ${s.consultado_em}` : `cópia de ${Math.round(age / 60_000)} min`
+      return `${what}, mais velha que três intervalos (${feed.intervalMinutes} min)${erro}`
+    }
+    return null
+  }
+
+  /** A source's record as routes show it. */
+  fonteOf(state: FeedState): Fonte {
+    const { base, consultado_em, defasagem_segundos, atualiza_a_cada_minutos, cache, status, tentado_em, ultimo_erro } = state
+    return { base, consultado_em, defasagem_segundos, atualiza_a_cada_minutos, cache, status, tentado_em, ultimo_erro }
+  }
+
+  /** The record of one copy of a source as it is now, without starting a refresh. */
+  state(name: string, key?: string): FeedState {
+    const feed = this.def(name)
+    const k = key ?? this.mainKey(feed)
+    return this.stateOf(feed, k, this.slot(feed, k).copy)
+  }
+
+  /** The copy and its `fonte` as they are now, without starting a refresh (a route choosing between copies). */
+  peek<T>(name: string, key = ''): FeedAnswer<T> {
+    const feed = this.def(name)
+    return this.answer<T>(feed, key, this.slot(feed, key).copy)
+  }
+
+  private answer<T>(feed: FeedDef, key: string, copy: FeedCopy | null): FeedAnswer<T> {
+    return {
+      dados: (copy?.dados ?? null) as T | null,
+      fonte: this.fonteOf(this.stateOf(feed, key, copy)),
+      falha: copy?.ultimo_erro ? (copy.erro_detalhe ?? null) : null,
     }
   }
 
   /**
-   * The copy for a request: served at once; refreshed in the background when older than its
-   * interval. Only when no copy was ever fetched (and no attempt failed lately) does the request
-   * wait, at most FIRST_NEED_WAIT_MS, for the first one.
+   * The copy for a request: served at once; refreshed in the background when due. Only when no copy
+   * was ever fetched (and no attempt failed lately) does the request wait, at most
+   * FIRST_NEED_WAIT_MS, for the first one. Offline, the copy on disk as it is.
    */
   async get<T>(name: string, key = ''): Promise<FeedAnswer<T>> {
     const feed = this.def(name)
     this.remember(feed, key)
     const s = this.slot(feed, key)
-    const age = this.ageMs(s.copy)
-    const interval = this.intervalMs(feed)
-    if (age === null || age > interval) {
-      if (this.retryDue(feed, s.copy)) {
-        const running = this.startRefresh(feed, key)
-        if (running && age === null) {
-          const wait = feed.firstNeedWaitMs ?? FIRST_NEED_WAIT_MS
-          if (wait > 0) await Promise.race([running, Bun.sleep(wait)])
-        } else if (running && feed.waitOnStaleMs && !s.copy?.ultimo_erro) {
-          const left = s.refreshStarted + feed.waitOnStaleMs - performance.now()
-          if (left > 0) await Promise.race([running, Bun.sleep(left)])
-        }
+    const age = this.fetchAgeMs(s.copy)
+    if (this.due(feed, s.copy)) {
+      const running = this.startRefresh(feed, key)
+      if (running && age === null) {
+        const wait = feed.firstNeedWaitMs ?? FIRST_NEED_WAIT_MS
+        if (wait > 0) await Promise.race([running, Bun.sleep(wait)])
+      } else if (running && feed.waitOnStaleMs && !s.copy?.ultimo_erro) {
+        const left = s.refreshStarted + feed.waitOnStaleMs - performance.now()
+        if (left > 0) await Promise.race([running, Bun.sleep(left)])
       }
-    } else if (feed.waitOnStaleMs && age > (interval * 2) / 3) this.startRefresh(feed, key, true)
-    const copy = this.slot(feed, key).copy
-    return { dados: (copy?.dados ?? null) as T | null, fonte: this.fonte(feed, copy) }
+    } else if (!this.offline && feed.waitOnStaleMs && age !== null && age > (this.refreshMs(feed) * 2) / 3) this.startRefresh(feed, key, true)
+    return this.answer<T>(feed, key, this.slot(feed, key).copy)
   }
 
   private remember(feed: FeedDef, key: string): void {
@@ -253,9 +378,9 @@ export class FeedRunner {
     // that work, and a request-time feed would make its requests wait on an upstream known to fail.
     s.checkedAt = -Infinity
     const copy = this.slot(feed, key).copy
-    const age = this.ageMs(copy)
-    const due = ahead ? age === null || age > (this.intervalMs(feed) * 2) / 3 : (age === null || age > this.intervalMs(feed)) && this.retryDue(feed, copy)
-    if (!due) {
+    const age = this.fetchAgeMs(copy)
+    const stillDue = ahead ? age === null || age > (this.refreshMs(feed) * 2) / 3 : this.due(feed, copy)
+    if (!stillDue) {
       release()
       return null
     }
@@ -305,10 +430,14 @@ export class FeedRunner {
     try {
       const dados = await feed.fetch(key, ctx)
       next = { feed: feed.name, chave: key, consultado_em: started, dados, tentado_em: started, ultimo_erro: null, falhas: 0 }
+      if (this.options.sample) next.amostra = true
       if (previous?.ultimo_erro) this.options.log.info('fonte voltou', { fonte: feed.name, chave: key || undefined })
     } catch (err) {
       const erro = err instanceof Error ? err.message : String(err)
       next = { feed: feed.name, chave: key, consultado_em: previous?.consultado_em ?? null, dados: previous?.dados ?? null, tentado_em: started, ultimo_erro: erro, falhas: (previous?.falhas ?? 0) + 1 }
+      if (err instanceof FeedFailure) next.erro_detalhe = err.detalhe
+      // The data kept is still the bundled sample when it was.
+      if (previous?.amostra) next.amostra = true
       // One line when a source starts failing, not one per attempt.
       if (!previous?.ultimo_erro) this.options.log.warn('fonte falhou; servida a última cópia', { fonte: feed.name, chave: key || undefined, erro })
     }
@@ -326,7 +455,9 @@ export class FeedRunner {
     writeFileSync(tmp, JSON.stringify(copy))
     renameSync(tmp, path)
     try {
-      this.slot(feed, key).mtimeMs = statSync(path).mtimeMs
+      const s = this.slot(feed, key)
+      s.copy = copy
+      s.mtimeMs = statSync(path).mtimeMs
     } catch {}
   }
 
@@ -373,20 +504,21 @@ export class FeedRunner {
       .map((k) => (k === '_' ? '' : decodeURIComponent(k)))
   }
 
-  /** Background refresh: every feed's default keys and the keys requests asked for, when due. */
+  /**
+   * Background refresh: every feed's default keys and the keys requests asked for, when due. A
+   * request-time feed (prices) is tried once at start, so its record says whether its sources answer,
+   * and afterwards only on request: polling it unasked costs CPU for nothing. Offline: nothing.
+   */
   startBackground(tickMs = 15_000): void {
-    if (this.timer) return
+    if (this.timer || this.offline) return
+    let first = true
     const tick = () => {
       for (const feed of this.feeds) {
+        if (this.onRequest(feed) && !first) continue
         const keys = new Set([...(feed.defaultKeys ?? ['']), ...(this.asked.get(feed.name) ?? [])])
-        for (const key of keys) {
-          const s = this.slot(feed, key)
-          const age = this.ageMs(s.copy)
-          // Sub-minute feeds (prices) are fetched on request only: polling them unasked costs CPU for nothing.
-          if (feed.intervalMinutes < 1) continue
-          if ((age === null || age > this.intervalMs(feed)) && this.retryDue(feed, s.copy)) this.startRefresh(feed, key)
-        }
+        for (const key of keys) if (this.due(feed, this.slot(feed, key).copy)) this.startRefresh(feed, key)
       }
+      first = false
     }
     tick()
     this.timer = setInterval(tick, tickMs)
@@ -398,42 +530,9 @@ export class FeedRunner {
     this.timer = null
   }
 
-  /** Each feed's state for /v1/health: the freshest of its copies, its last error. */
-  health(): FeedHealth[] {
-    return this.feeds.map((feed) => {
-      const keys = new Set([...(feed.defaultKeys ?? ['']), ...this.keysOnDiskSafe(feed)])
-      let best: FeedCopy | null = null
-      let lastError: string | null = null
-      for (const key of keys) {
-        const c = this.slot(feed, key).copy
-        if (!c) continue
-        if (c.consultado_em && (!best?.consultado_em || c.consultado_em > best.consultado_em)) best = c
-        if (c.ultimo_erro) lastError = c.ultimo_erro
-      }
-      const age = this.ageMs(best)
-      // A feed fetched only on request (prices) ages while nobody asks: only a failed last attempt counts.
-      const onRequest = feed.intervalMinutes < 1
-      const failing = [...keys].some((k) => Boolean(this.slot(feed, k).copy?.ultimo_erro))
-      const status: FeedHealth['status'] =
-        age === null ? 'sem_dados' : onRequest ? (failing ? 'falhando' : 'ok') : age > 3 * this.intervalMs(feed) ? 'atrasada' : 'ok'
-      return {
-        nome: feed.name,
-        base: feed.base,
-        consultado_em: best?.consultado_em ?? null,
-        defasagem_segundos: age === null ? null : Math.round(age / 1000),
-        atualiza_a_cada_minutos: feed.intervalMinutes,
-        ultimo_erro: lastError,
-        status,
-      }
-    })
-  }
-
-  private keysOnDiskSafe(feed: FeedDef): string[] {
-    try {
-      return this.keysOnDisk(feed.name)
-    } catch {
-      return []
-    }
+  /** Every source's record (its main key's copy), for /v1/health and /metrics. */
+  health(): FeedState[] {
+    return this.feeds.map((feed) => this.state(feed.name))
   }
 }
 

@@ -1,10 +1,10 @@
 // The chains' answers (SPEC §2 says "chain links, a deterministic reading, the rule applied, declared
 // limits" in words only; the field names and rules are decided in docs/cadeias.md).
 import { z } from 'zod'
-import { FonteFeed } from '../../core/feeds/model'
+import { FonteFeed, STATUS_FONTE } from '../../core/feeds/model'
 import { FONTES, IdadeMaxima, Regra } from './regras'
 
-const STATUS_FEED = z.enum(['ok', 'cache_servido', 'fonte_indisponivel'])
+const STATUS_FEED = STATUS_FONTE
 
 export const EloResposta = z.object({
   id: z.string(),
@@ -12,7 +12,11 @@ export const EloResposta = z.object({
   unidade: z.string(),
   valor: z.union([z.number(), z.string()]).nullable().describe('o valor lido (mostrado mesmo quando defasado); null quando ausente'),
   data: z.string().nullable().describe('a data do valor como a fonte a dá (dia AAAA-MM-DD, mês AAAA-MM ou instante ISO 8601)'),
-  status: z.enum(['ok', 'defasado', 'ausente']).describe('ok: valor dentro da idade máxima de avaliada_em, conta na leitura; defasado: mais velho que isso, não conta; ausente: sem valor (ou fora das faixas da regra)'),
+  status: z
+    .enum(['ok', 'defasado', 'parcial', 'ausente'])
+    .describe(
+      'ok: valor dentro da idade máxima de avaliada_em, conta na leitura; defasado: mais velho que isso, não conta; parcial: calculado sobre dados incompletos (incompleto_se da regra), conta por todos os valores que ainda pode ter (de valor para cima, quando ele é um mínimo); ausente: sem valor (ou fora das faixas da regra)',
+    ),
   motivo: z.string().nullable().describe('por que não está ok'),
   idade_maxima: IdadeMaxima,
   depende_de: z.array(z.string()),
@@ -44,7 +48,7 @@ export const Leitura = z.object({
   nivel: Medida,
   direcao: Medida,
   completa: z.boolean().describe('todos os elos ok'),
-  elos_sem_valor_atual: z.array(z.string()),
+  elos_sem_valor_atual: z.array(z.string()).describe('os elos que não estão ok (defasados, parciais, ausentes)'),
   texto: z.string().describe('a leitura em palavras, com o que pesou e o que faltou'),
 })
 

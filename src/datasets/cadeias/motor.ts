@@ -8,19 +8,22 @@
 // is now is in `fonte` (defasagem_segundos, status), as for every polled source.
 //
 // Degradation: a link is `ok` when it has a value dated within its idade_maxima of avaliada_em;
-// `defasado` when older (its value is shown, not used); `ausente` when there is none (or its value
-// has no band in the rule). A link that depends on another that is not ok is not ok either. A link
-// not ok counts as every value its bands allow: the level (and the direction) is stated only
-// when all of them lead to the same word; otherwise it is null and `possiveis` lists the words
-// the missing links could lead to. Nothing is filled in.
+// `defasado` when older (its value is shown, not used); `parcial` when its value was computed on
+// incomplete data (the rule's incompleto_se: a 30-day rain sum over 7 observed days, a dry spell that
+// reaches the edge of the observed window); `ausente` when there is none (or its value has no band in
+// the rule). A link that depends on another that is not ok is not ok either. A link not ok counts as
+// every value it could still have: any value its bands allow, or, for a partial value that is a
+// lower bound of the complete one (valor_incompleto: minimo), any value from it up. The level (and
+// the direction) is stated only when all of them lead to the same word; otherwise it is null and
+// `possiveis` lists the words the missing links could lead to. Nothing is filled in.
 import type { AppContext } from '../../core/context'
 import type { Fonte } from '../../core/feeds/feed'
 import { resolver } from './caminho'
 import { FONTES_DEF, type FonteDef, type Lida } from './fontes'
-import type { Contribuicao, EloRegra, Escala, Faixa, FonteId, IdadeMaxima, Regra } from './regras'
+import type { Condicao, Contribuicao, EloRegra, Escala, Faixa, FonteId, IdadeMaxima, Regra } from './regras'
 import { daysBetween, instantOf, isoDateBrasilia, isoMonthBrasilia, ISO_DAY, ISO_INSTANT, ISO_MONTH, monthsBetween, round } from './tempo'
 
-export type StatusElo = 'ok' | 'defasado' | 'ausente'
+export type StatusElo = 'ok' | 'defasado' | 'parcial' | 'ausente'
 type Detalhe = Record<string, number | string | boolean | null>
 
 export interface EloFonte {
@@ -129,7 +132,7 @@ function fonteDoElo(def: FonteDef, e: EloRegra, corpo: Record<string, unknown> |
     base: typeof o.base === 'string' ? o.base : null,
     consultado_em: typeof o.consultado_em === 'string' ? o.consultado_em : null,
     defasagem_segundos: isNum(o.defasagem_segundos) ? o.defasagem_segundos : null,
-    status: o.status === 'ok' || o.status === 'cache_servido' || o.status === 'fonte_indisponivel' ? o.status : null,
+    status: o.status === 'ok' || o.status === 'cache_servido' || o.status === 'fonte_indisponivel' || o.status === 'amostra' ? o.status : null,
     referencia: typeof o.referencia === 'string' ? o.referencia : null,
   }
 }
@@ -184,14 +187,31 @@ export function defasagem(data: string, idade: IdadeMaxima, avaliadaEm: number):
   return `dado de ${new Date(t).toISOString().slice(0, 16)}Z; a regra aceita até ${num(idade.horas)} h antes de avaliada_em`
 }
 
+/** The rule's `detalhes`, and the fields its incompleteness conditions read (by path), so the answer alone says why a link is partial. */
 const detalhesDe = (e: EloRegra, corpo: Record<string, unknown> | null): Detalhe | null => {
-  if (!e.origem.detalhes || !corpo) return null
+  const campos = [...Object.entries(e.origem.detalhes ?? {}), ...(e.origem.incompleto_se ?? []).map((c) => [c.campo, c.campo] as const)]
+  if (!campos.length || !corpo) return null
   const out: Detalhe = {}
-  for (const [rotulo, campo] of Object.entries(e.origem.detalhes)) {
+  for (const [rotulo, campo] of campos) {
     const v = resolver(corpo, campo)
     out[rotulo] = isNum(v) || typeof v === 'string' || typeof v === 'boolean' ? v : null
   }
   return out
+}
+
+/** The first incompleteness condition of the rule that holds in the answer, in words; null when the value is complete. */
+function incompleto(e: EloRegra, corpo: Record<string, unknown>): string | null {
+  for (const c of e.origem.incompleto_se ?? []) {
+    const v = resolver(corpo, c.campo)
+    if ('igual' in c ? v === c.igual : isNum(v) && v < c.abaixo_de) return `calculado sobre dados incompletos: ${c.campo} = ${JSON.stringify(v)}${'abaixo_de' in c ? ` (menos de ${num(c.abaixo_de)})` : ''}`
+  }
+  return null
+}
+
+/** The points a link not ok may still give: every band, or, from a lower bound of its value, that value's band and the ones above. */
+function pontosPossiveis(faixas: Faixa[], minimo: number | undefined): number[] {
+  const desde = minimo === undefined ? null : faixaDe(faixas, minimo)
+  return (desde ? faixas.slice(faixas.indexOf(desde)) : faixas).map((f) => f.pontos)
 }
 
 function contribuir(c: Contribuicao | undefined, valor: number | string | null, mes: number): { pontos: number | null; faixa: string | null; semFaixa: boolean } {
@@ -229,6 +249,8 @@ export function avaliarComEntradas(regra: Regra, { lidas, agora }: Entradas): Av
     return vistas.get(id)!
   }
 
+  /** Lower bounds of partial values (valor_incompleto: minimo), by link: they narrow the points the link may give. */
+  const minimos = new Map<string, number>()
   const elos: EloAvaliado[] = regra.elos.map((e) => {
     const def = FONTES_DEF[e.origem.fonte]
     const lida = lidas[e.origem.fonte]
@@ -254,7 +276,7 @@ export function avaliarComEntradas(regra: Regra, { lidas, agora }: Entradas): Av
     const { valor, motivo, detalhe } = valorDoElo(e, corpo)
     const dataBruta = resolver(corpo, e.origem.data)
     const data = typeof dataBruta === 'string' ? dataBruta : null
-    const detalheTodo = detalhe || e.origem.detalhes ? { ...(detalhe ?? {}), ...(detalhesDe(e, corpo) ?? {}) } : null
+    const detalheTodo = detalhe || e.origem.detalhes || e.origem.incompleto_se ? { ...(detalhe ?? {}), ...(detalhesDe(e, corpo) ?? {}) } : null
     if (valor === null) return elo(null, data, 'ausente', motivo, detalheTodo)
     if (data === null) return elo(valor, null, 'ausente', `${e.origem.data} sem data na resposta`, detalheTodo)
     const velho = defasagem(data, e.idade_maxima, avaliada)
@@ -262,6 +284,12 @@ export function avaliarComEntradas(regra: Regra, { lidas, agora }: Entradas): Av
     const n = contribuir(e.nivel, valor, mes)
     const d = contribuir(e.direcao, valor, mes)
     if (n.semFaixa || d.semFaixa) return elo(valor, data, 'ausente', `o valor ${valor} não cai em nenhuma faixa da regra`, detalheTodo)
+    const parcial = incompleto(e, corpo)
+    if (parcial) {
+      const minimo = e.origem.valor_incompleto === 'minimo' && typeof valor === 'number'
+      if (minimo) minimos.set(e.id, valor)
+      return elo(valor, data, 'parcial', `${parcial}; ${minimo ? `o valor completo é pelo menos ${num(valor)} ${e.unidade}` : 'o valor completo pode ser qualquer um'}, e o elo conta por todos os que ainda pode ter`, detalheTodo)
+    }
     return elo(valor, data, 'ok', null, detalheTodo, n, d)
   })
 
@@ -293,7 +321,7 @@ export function avaliarComEntradas(regra: Regra, { lidas, agora }: Entradas): Av
         min += e.pontos[qual]!
         max += e.pontos[qual]!
       } else {
-        const ps = (mes === null ? ('faixas' in c ? [c.faixas] : c.por_periodo.map((p) => p.faixas)).flat() : faixasDoMes(c, mes)).map((f) => f.pontos)
+        const ps = mes === null ? ('faixas' in c ? [c.faixas] : c.por_periodo.map((p) => p.faixas)).flat().map((f) => f.pontos) : pontosPossiveis(faixasDoMes(c, mes), e.status === 'parcial' ? minimos.get(e.id) : undefined)
         min += Math.min(...ps)
         max += Math.max(...ps)
       }
@@ -348,13 +376,19 @@ function fonteDaCadeia(regra: Regra, lidas: Partial<Record<FonteId, Lida>>, aval
     .map((l) => (l?.corpo ? resolverFonte(l.corpo) : isRecord(l?.fonte) ? l.fonte : null))
     .filter((f): f is Record<string, unknown> => f !== null && typeof f.status === 'string')
   const intervalos = feeds.map((f) => f.atualiza_a_cada_minutos).filter(isNum)
+  const tentativas = feeds.map((f) => f.tentado_em).filter((t): t is string => typeof t === 'string')
+  const erros = feeds.filter((f) => typeof f.ultimo_erro === 'string').map((f) => `${f.base}: ${f.ultimo_erro}`)
+  const naoOk = feeds.filter((f) => f.status !== 'ok')
   return {
     base: `dadosbr: cadeia ${regra.cadeia} (regra de ${regra.versao}) sobre as cópias das fontes de cada elo`,
     consultado_em: avaliada === null ? null : new Date(avaliada).toISOString(),
     defasagem_segundos: avaliada === null ? null : Math.max(0, Math.round((agora - avaliada) / 1000)),
     atualiza_a_cada_minutos: intervalos.length ? Math.min(...intervalos) : 1440,
     cache: avaliada !== null,
-    status: avaliada === null ? 'fonte_indisponivel' : feeds.every((f) => f.status === 'ok') ? 'ok' : 'cache_servido',
+    // The chain's copies as a whole: ok when every one is; the bundled sample when every other one is.
+    status: avaliada === null ? 'fonte_indisponivel' : naoOk.length === 0 ? 'ok' : naoOk.every((f) => f.status === 'amostra') ? 'amostra' : 'cache_servido',
+    tentado_em: tentativas.length ? tentativas.sort().at(-1)! : null,
+    ultimo_erro: erros.length ? erros.join('; ') : null,
   }
 }
 

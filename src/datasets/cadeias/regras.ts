@@ -32,6 +32,13 @@ export const Contribuicao = z.union([
 ])
 export type Contribuicao = z.infer<typeof Contribuicao>
 
+/** A condition on a field of the same answer: equal to a value, or below a number. */
+const Condicao = z.union([
+  z.object({ campo: z.string(), igual: z.union([z.boolean(), z.number(), z.string()]) }).strict(),
+  z.object({ campo: z.string(), abaixo_de: z.number() }).strict(),
+])
+export type Condicao = z.infer<typeof Condicao>
+
 const Origem = z
   .object({
     fonte: z.enum(FONTES).describe('de onde vem: a rota (familia/nome) ou a fonte própria das cadeias (cadeias/termica, cadeias/bandeira)'),
@@ -41,9 +48,19 @@ const Origem = z
     data: z.string().describe('o campo com a data do valor (dia, mês ou instante)'),
     fonte_em: z.string().default('fonte').describe('o campo com a `fonte` da resposta que vale para este elo'),
     detalhes: z.record(z.string(), z.string()).optional().describe('outros campos da mesma resposta mostrados com o elo, só como contexto (rótulo → campo)'),
+    incompleto_se: z
+      .array(Condicao)
+      .min(1)
+      .optional()
+      .describe('o valor foi calculado sobre dados incompletos quando alguma destas condições vale (ex. menos dias observados que a janela do indicador): o elo fica parcial'),
+    valor_incompleto: z
+      .enum(['minimo', 'desconhecido'])
+      .optional()
+      .describe('o que um valor incompleto diz do valor completo: minimo = ele só pode ser maior ou igual (uma soma de chuva numa janela menor, uma estiagem que chega ao limite da janela); desconhecido (o padrão) = nada'),
   })
   .strict()
   .refine((o) => [o.campo, o.media_de, o.razao_pct].filter((x) => x !== undefined).length === 1, 'origem: exatamente um de campo, media_de ou razao_pct')
+  .refine((o) => o.valor_incompleto === undefined || o.incompleto_se !== undefined, 'origem: valor_incompleto só com incompleto_se')
 export type Origem = z.infer<typeof Origem>
 
 export const IdadeMaxima = z.union([z.object({ dias: z.number().int().min(0) }).strict(), z.object({ meses: z.number().int().min(0) }).strict(), z.object({ horas: z.number().positive() }).strict()])
@@ -119,7 +136,7 @@ export function checarRegra(r: Regra): void {
     if (!e.nivel && !e.direcao) throw new Error(where(`elo ${e.id} não conta no nível nem na direção`))
     if (e.nivel) checarContribuicao(e.nivel, `elo ${e.id}, nível`)
     if (e.direcao) checarContribuicao(e.direcao, `elo ${e.id}, direção`)
-    for (const c of [e.origem.campo, e.origem.data, e.origem.fonte_em, ...(e.origem.media_de ?? []), e.origem.razao_pct?.soma_de, e.origem.razao_pct?.dividido_por, ...Object.values(e.origem.detalhes ?? {})]) if (c !== undefined) passos(c)
+    for (const c of [e.origem.campo, e.origem.data, e.origem.fonte_em, ...(e.origem.media_de ?? []), e.origem.razao_pct?.soma_de, e.origem.razao_pct?.dividido_por, ...Object.values(e.origem.detalhes ?? {}), ...(e.origem.incompleto_se ?? []).map((c) => c.campo)]) if (c !== undefined) passos(c)
   }
   for (const e of r.elos) for (const d of e.depende_de ?? []) if (!ids.has(d) || d === e.id) throw new Error(where(`elo ${e.id} depende de ${d}, que não é outro elo da regra`))
   for (const escala of [r.nivel, r.direcao]) {

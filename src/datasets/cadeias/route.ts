@@ -1,7 +1,7 @@
 // HTTP only: each chain route with its price (SPEC §4 Causal chains) and schemas; the work is in service.ts and motor.ts.
 import type { AppContext } from '../../core/context'
 import { JsonText } from '../../core/errors'
-import { defineRoute } from '../../core/route'
+import { defineRoute, REGRA_SEM_DADOS } from '../../core/route'
 import { AmostraResposta, CadeiaResposta } from './model'
 import { REGRAS, type CadeiaId } from './regras'
 import * as service from './service'
@@ -19,7 +19,7 @@ export function perSecond(name: string, build: (ctx: AppContext) => Promise<unkn
     if (!m) built.set(ctx, (m = new Map()))
     const hit = m.get(name)
     if (hit && hit.second === second) return hit.body
-    const body = build(ctx).then((b) => new JsonText(Buffer.from(JSON.stringify(b))))
+    const body = build(ctx).then((b) => new JsonText(Buffer.from(JSON.stringify(b)), b))
     // A failed build is not kept: the next request tries again (unless a newer build took its place).
     body.catch(() => {
       if (m!.get(name)?.body === body) m!.delete(name)
@@ -32,7 +32,9 @@ export function perSecond(name: string, build: (ctx: AppContext) => Promise<unkn
 const COMO_LER =
   'Cada elo traz indicador, valor, data, a fonte (rota e campo de onde veio, com a idade da cópia) e o seu status: ok conta na leitura; defasado (mais velho que a idade máxima da regra) e ausente não contam. ' +
   'A leitura (nível e direção em palavras, com os pontos) é recalculável com `regra`: cada elo cai numa faixa e soma pontos; a soma cai numa escala. Sem um elo, a leitura só diz a palavra que qualquer valor dele daria; ' +
-  'senão fica null com as palavras possíveis. avaliada_em é o instante mais recente dos dados da cadeia; `fonte` diz a idade da leitura. `limites` diz o que ela não diz.'
+  'senão fica null com as palavras possíveis. Um elo calculado sobre dados incompletos (janela observada menor que a do indicador) fica parcial: conta por todos os valores que ele ainda pode ter. ' +
+  'avaliada_em é o instante mais recente dos dados da cadeia; `fonte` diz a idade da leitura. `limites` diz o que ela não diz. ' +
+  REGRA_SEM_DADOS
 
 function rotaDaCadeia(id: CadeiaId, summary: string) {
   return defineRoute({

@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import { cnpjParam, intParam, pagina, porPagina } from '../../core/validate'
+import { cnpjParam, intParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
 import { TIPOS } from './historico-layout'
-import { UFS } from './layout'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
 const str = z.string().nullable()
@@ -59,7 +58,12 @@ export const EmpresaCompleta = Empresa.extend({
   total_filiais: z.number().int(),
 })
 
-export const EmpresaAmostra = EmpresaCompleta.extend({ amostra: z.literal(true) })
+export const EmpresaAmostra = EmpresaCompleta.extend({
+  amostra: z.literal(true),
+  origem: z
+    .enum(['base_carregada', 'copia_embutida'])
+    .describe('base_carregada: lida do cadastro carregado neste servidor (fonte.referencia é o mês dele); copia_embutida: a cópia embutida no programa, construída da amostra do repositório (o cadastro carregado não tem a empresa, ou nenhum está carregado)'),
+})
 
 export const Situacao = z.object({
   cnpj: z.string(),
@@ -95,7 +99,7 @@ const isoDate = z.iso.date('use AAAA-MM-DD')
 export const BuscaQuery = z
   .object({
     nome: z.string().trim().min(2).max(200).optional().describe('palavras da razão social ou do nome fantasia, cada uma como começo de palavra; sem acento, caixa nem largura; formas jurídicas e conectivos ignorados (docs/busca.md)'),
-    uf: z.string().regex(/^[A-Za-z]{2}$/, 'duas letras').transform((s) => s.toUpperCase()).optional(),
+    uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
     municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
     cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
     porte: z.enum(['micro_empresa', 'pequeno_porte', 'empresa_pequeno_porte', 'demais', 'nao_informado']).optional(),
@@ -169,7 +173,7 @@ export const Mudancas = z.object({
 export const MudancasQuery = z.object({
   referencia: mes.optional().describe('mês do feed (padrão: o mais recente do histórico)'),
   tipo: TipoMudanca.optional(),
-  uf: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(UFS)).optional().describe('UF do estabelecimento (EX: exterior)'),
+  uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
   municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
   cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
   pagina,

@@ -153,7 +153,7 @@ export const socioBusca = defineRoute({
  * synthetic dump) or no data is loaded, so the free sample never fails. Its fonte.referencia is
  * the copy's own month.
  */
-const amostraCopia = AMOSTRA_COPIA as z.output<typeof EmpresaAmostra>
+const amostraCopia = { ...(AMOSTRA_COPIA as Omit<z.output<typeof EmpresaAmostra>, 'origem'>), origem: 'copia_embutida' as const }
 
 export const amostra = defineRoute({
   path: '/v1/cnpj/amostra',
@@ -161,7 +161,7 @@ export const amostra = defineRoute({
   summary: 'Amostra grátis: cadastro completo de uma empresa fixa (SERPRO, 33.683.111/0002-80)',
   description:
     'Da base carregada quando ela tem a empresa; senão (base parcial ou sintética, ou nenhuma base carregada), de uma cópia ' +
-    'embutida no programa, construída da amostra do repositório: fonte.referencia diz o mês de onde ela veio.',
+    'embutida no programa, construída da amostra do repositório: origem diz qual das duas, e fonte.referencia o mês de onde ela veio.',
   price: null,
   response: EmpresaAmostra,
   errors: [],
@@ -170,7 +170,7 @@ export const amostra = defineRoute({
     const live = store
       ? await store.use(async (files) => {
           try {
-            return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const }
+            return { ...(await service.completo(files, AMOSTRA_CNPJ)), amostra: true as const, origem: 'base_carregada' as const }
           } catch (err) {
             if (err instanceof ApiError && err.codigo === 'nao_encontrado') return null
             throw err

@@ -121,15 +121,31 @@ function destaque(c: Commodity, s: Sinais): Destaque {
         frases.push(`${b.dias_secos_consecutivos}${b.dias_secos_no_limite ? '+' : ''} dry days in a row in ${b.municipio} (${b.uf}) with only ${fmt(b.chuva_prevista_7d_mm ?? 0)} mm forecast for the next 7 days`)
       }
     } else if (belts.length) {
+      // A spell that reaches the edge of the observed window (7 days when the archive is down) may be
+      // longer than seen: below the threshold it is undetermined, never "no stress".
+      const indeterminados = sensivel ? belts.filter((b) => b.dias_secos_no_limite && (b.dias_secos_consecutivos ?? 0) < REGRAS.diasSecos && (b.chuva_prevista_7d_mm ?? 0) < REGRAS.chuvaPrevistaSeca) : []
+      for (const b of indeterminados) {
+        const i = s.clima.cinturoes.indexOf(b)
+        ev.push({ sinal: 'clima', campo: `cinturoes[${i}].dias_secos_consecutivos`, valor: b.dias_secos_consecutivos ?? 0, unidade: 'days', efeito: 0 })
+        frases.push(`at least ${b.dias_secos_consecutivos ?? 0} dry days in a row in ${b.municipio} (${b.uf}), as far back as observed: whether the spell reaches ${REGRAS.diasSecos} days is unknown`)
+      }
       const chuvas = belts.map((b) => b.chuva_observada_30d_mm)
       const min = chuvas.every((x) => x !== null) ? Math.min(...(chuvas as number[])) : null
       const iMin = min === null ? -1 : s.clima.cinturoes.indexOf(belts[chuvas.indexOf(min)]!)
+      // A 30-day sum over fewer observed days is a lower bound of the real one: said as such.
+      const observados = Math.min(...belts.map((b) => b.dias_observados_30d))
+      const parcial = observados < 30
+      const iObs = s.clima.cinturoes.indexOf(belts.find((b) => b.dias_observados_30d === observados)!)
+      const chuva30 = (x: number) => (parcial ? `at least ${fmt(x)} mm in 30 days, only ${observados} of them observed` : `${fmt(x)} mm in 30 days`)
       if (sensivel && min !== null && min >= REGRAS.chuvaAmpla30d && !geada.length) {
         ev.push({ sinal: 'clima', campo: `cinturoes[${iMin}].chuva_observada_30d_mm`, valor: min, unidade: 'mm', efeito: -1 })
-        frases.push(`ample rain, at least ${fmt(min)} mm over the last 30 days in every ${cultura.en} belt`)
+        if (parcial) ev.push({ sinal: 'clima', campo: `cinturoes[${iObs}].dias_observados_30d`, valor: observados, unidade: 'days', efeito: 0 })
+        frases.push(`ample rain, at least ${fmt(min)} mm over the last 30 days in every ${cultura.en} belt${parcial ? ` (only ${observados} of the 30 days observed)` : ''}`)
       } else if (min !== null && !geada.length) {
         ev.push({ sinal: 'clima', campo: `cinturoes[${iMin}].chuva_observada_30d_mm`, valor: min, unidade: 'mm', efeito: 0 })
-        frases.push(`no weather stress flagged (driest ${cultura.en} belt: ${fmt(min)} mm in 30 days${sensivel ? '' : ', outside the sensitive months'})`)
+        if (parcial) ev.push({ sinal: 'clima', campo: `cinturoes[${iObs}].dias_observados_30d`, valor: observados, unidade: 'days', efeito: 0 })
+        const seco = `driest ${cultura.en} belt: ${chuva30(min)}${sensivel ? '' : ', outside the sensitive months'}`
+        frases.push(indeterminados.length ? seco : `no weather stress flagged (${seco})`)
       }
     }
   }
@@ -193,7 +209,12 @@ export function resumo(data: string, ds: Destaque[], s: Sinais): string {
   if (s.clima) {
     const geadas = s.clima.cinturoes.filter((b) => b.geada.alerta).length
     const secos = s.clima.cinturoes.filter((b) => (b.dias_secos_consecutivos ?? 0) >= REGRAS.diasSecos).length
-    parts.push(`Weather: ${geadas} of ${s.clima.cinturoes.length} crop belts with a frost alert and ${secos} with ${REGRAS.diasSecos}+ dry days in a row.`)
+    // Dry through the whole observed window and still short of the threshold: it may be longer than seen.
+    const talvez = s.clima.cinturoes.filter((b) => b.dias_secos_no_limite && (b.dias_secos_consecutivos ?? 0) < REGRAS.diasSecos).length
+    parts.push(
+      `Weather: ${geadas} of ${s.clima.cinturoes.length} crop belts with a frost alert and ${secos} with ${REGRAS.diasSecos}+ dry days in a row` +
+        (talvez ? ` (${talvez} more dry as far back as observed, so undetermined).` : '.'),
+    )
   }
   if (s.fogo) {
     const top = s.fogo.biomas[0]

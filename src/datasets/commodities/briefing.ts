@@ -149,8 +149,8 @@ export async function fetchBriefing(ctx: FeedFetchContext, env: Record<string, s
   const config = llmConfig(env)
   const impressao = createHash('sha256').update(JSON.stringify([texto, ds, config?.model ?? null])).digest('hex').slice(0, 16)
   const previous = ctx.previous as BriefingDados | null
-  // Same signals, same template: the edition stands (no LLM call); only the day may move on.
-  if (previous?.impressao === impressao && previous.data === data) return previous
+  // Same signals, same template: the edition stands (no LLM call), read from the inputs as they are now.
+  if (previous?.impressao === impressao && previous.data === data) return { ...previous, dados_de: dadosDe, entradas }
   const base: BriefingDados = { data, dados_de: dadosDe, idioma: 'en', escrito_por: 'template', modelo: null, llm_erro: null, resumo: texto, destaques: ds, regra: REGRA_TEXTO, entradas, impressao }
   if (!config) return base
   try {
@@ -167,8 +167,12 @@ export const BRIEFING_FEED: FeedDef<BriefingDados> = {
   dataset: 'commodities',
   base: 'dadosbr: briefing dos sinais de clima, fogo, exportações, hidrologia e PTAX',
   upstreams: [],
-  // Checked hourly; a new edition only when an input copy changed (they change at most a few times a day).
-  intervalMinutes: 60,
+  // One edition a day is the promise; its inputs are checked hourly, and a new edition is written only
+  // when they changed (they change at most a few times a day).
+  intervalMinutes: 1440,
+  refreshMinutes: 60,
+  // The briefing is as old as its newest input, not as its last hourly check.
+  dataTime: (dados) => dados.dados_de,
   timeoutMs: 60_000,
   fetch: (_key, ctx) => fetchBriefing(ctx),
 }

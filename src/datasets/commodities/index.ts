@@ -13,6 +13,7 @@ export const COMMODITIES_FEEDS = [CLIMA_FEED, FOGO_FEED, HIDROLOGIA_FEED, BRIEFI
 export const commodities: Dataset = {
   name: 'commodities',
   titulo: 'Commodities: clima dos cinturões, queimadas, exportações, reservatórios e briefing',
+  tags: ['commodities', 'weather', 'agriculture', 'exports'],
   descricao:
     'Chuva, estiagem e geada nos cinturões de soja, milho, café, cana e algodão (Open-Meteo); focos de queimada por bioma (INPE); exportações mensais por commodity (ComexStat); energia armazenada por subsistema (ONS); e um briefing diário em inglês.',
   amostra: '/v1/commodities/amostra',

@@ -1,7 +1,7 @@
 // HTTP only: each commodities route with its price (SPEC §4 Commodities and Packs) and schemas; the work is in service.ts.
 import type { AppContext } from '../../core/context'
 import { JsonText } from '../../core/errors'
-import { defineRoute } from '../../core/route'
+import { defineRoute, REGRA_SEM_DADOS } from '../../core/route'
 import { AmostraResposta, BriefingResposta, ClimaResposta, ExportacoesResposta, FogoResposta, HidrologiaResposta, PacoteResposta } from './model'
 import * as service from './service'
 
@@ -18,14 +18,17 @@ function perSecond(name: string, build: (ctx: AppContext) => Promise<unknown>) {
     if (!m) written.set(ctx, (m = new Map()))
     const hit = m.get(name)
     if (hit && hit.second === second) return hit.body
-    const body = new JsonText(Buffer.from(JSON.stringify(await build(ctx))))
+    const value = await build(ctx)
+    const body = new JsonText(Buffer.from(JSON.stringify(value)), value)
     m.set(name, { second, body })
     return body
   }
 }
 
 const FONTE_NOTE =
-  'A cópia vem em `fonte` com consultado_em, defasagem_segundos e status: ok (dentro do intervalo), cache_servido (mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ou fonte_indisponivel (nenhuma cópia ainda).'
+  'A cópia vem em `fonte` com consultado_em, defasagem_segundos, a última tentativa (tentado_em, ultimo_erro) e status: ok (dentro do intervalo), cache_servido (mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ' +
+  'ou amostra (a amostra embutida, da data em que foi gravada). ' +
+  REGRA_SEM_DADOS
 
 export const clima = defineRoute({
   path: '/v1/commodities/clima',
@@ -96,10 +99,13 @@ export const pacote = defineRoute({
   path: '/v1/commodities/pacote',
   dataset: 'commodities',
   summary: 'Os cinco sinais de commodities numa chamada',
-  description: 'As respostas de clima, fogo, exportacoes, hidrologia e briefing, cada uma com sua fonte. Uma parte sem nenhum dado vem null e listada em indisponiveis; as outras vêm mesmo assim.',
+  description:
+    'As respostas de clima, fogo, exportacoes, hidrologia e briefing, cada uma com sua fonte. Uma parte sem nenhum dado vem null e listada em indisponiveis; as outras vêm mesmo assim. ' +
+    'O pacote só é cobrado com ao menos uma parte: com as cinco faltando, 503 dados_indisponiveis, sem cobrança.',
   price: 0.06,
   response: PacoteResposta,
   errors: [],
+  semDados: (r) => (r.indisponiveis.length === 5 ? 'as cinco partes (clima, fogo, exportações, hidrologia, briefing) estão sem dados' : null),
   handler: perSecond('pacote', service.pacote),
 })
 

@@ -66,16 +66,11 @@ export async function exportacoes(ctx: AppContext): Promise<Exportacoes> {
   return e
 }
 
-/** The briefing's cadence as users see it: one edition a day. */
-const BRIEFING_DIARIO = { ...BRIEFING_FEED, intervalMinutes: 1440 }
-
 export async function briefing(ctx: AppContext): Promise<Briefing> {
   const { dados, fonte } = await ctx.feeds.get<BriefingDados>(BRIEFING_FEED.name)
-  if (!dados) return { data: null, idioma: 'en', dados_de: null, escrito_por: null, modelo: null, llm_erro: null, resumo: null, destaques: [], regra: '', entradas: null, fonte: { ...fonte, atualiza_a_cada_minutos: 1440 } }
+  if (!dados) return { data: null, idioma: 'en', dados_de: null, escrito_por: null, modelo: null, llm_erro: null, resumo: null, destaques: [], regra: '', entradas: null, fonte }
   const { impressao: _, ...rest } = dados
-  // The briefing is as old as its newest input, not as its last hourly check (which finds it unchanged).
-  const copy = ctx.feeds.copy<BriefingDados>(BRIEFING_FEED.name)
-  return { ...rest, fonte: ctx.feeds.fonte(BRIEFING_DIARIO, copy ? { ...copy, consultado_em: dados.dados_de } : null) }
+  return { ...rest, fonte }
 }
 
 /** The five in one; a part with no data at all is null and listed in indisponiveis, the rest still served. */

@@ -6,6 +6,7 @@ import { DETER_DOWNLOAD, RFB_MUNICIPIOS } from './upstreams'
 export const desmatamento: Dataset = {
   name: 'desmatamento',
   titulo: 'Desmatamento: alertas DETER (Amazônia e Cerrado) por município, por fornecedor e em ranking',
+  tags: ['deforestation', 'eudr', 'esg', 'amazon'],
   descricao:
     'Alertas de desmatamento e degradação do DETER (INPE) desde o corte do regulamento europeu (2020-12-31), por município: ' +
     'área e alertas desde o corte e nos últimos 30, 90 e 365 dias, classes e posição no ranking; a exposição de um CNPJ pelos ' +

@@ -1,14 +1,12 @@
 import { z } from 'zod'
-import { cnpjParam, intParam } from '../../core/validate'
+import { cnpjParam, ibgeMunicipioParam, intParam } from '../../core/validate'
 import { Empresa } from '../cnpj/model'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 const str = z.string().nullable()
 
-/** `ibge` path parameter: exactly 7 digits (the IBGE municipality code). */
-export const IbgePath = z.object({
-  ibge: z.string().regex(/^\d{7}$/, 'use o código IBGE do município, 7 dígitos (ex. 1500602, Altamira/PA)'),
-})
+/** `ibge` path parameter: the IBGE municipality code, its state code and check digit verified (src/core/ibge.ts). */
+export const IbgePath = z.object({ ibge: ibgeMunicipioParam })
 
 export const CnpjPath = z.object({ cnpj: cnpjParam })
 

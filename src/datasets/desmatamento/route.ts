@@ -21,12 +21,13 @@ export const municipioRoute = defineRoute({
   description:
     'Área e número de alertas desde 2021-01-01, nos últimos 30, 90 e 365 dias, por classe e por bioma, e a posição do ' +
     'município no ranking nacional e no do bioma (por área de desmatamento desde o corte). Código IBGE de 7 dígitos; um ' +
-    'código de nenhum município, ou de um município sem alertas, responde 200 com zeros e uma nota; formato inválido: 400. ' +
+    'município sem alertas responde 200 com zeros e uma nota; formato, UF ou dígito verificador inválidos: 400; código bem ' +
+    'formado de nenhum município: 404 (nada é cobrado por um 4xx). ' +
     LIMITES,
   price: 0.01,
   params: IbgePath,
   response: MunicipioDesmatamento,
-  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
   exampleInput: { params: { ibge: '3523206' } },
   handler: ({ params, ctx }) => consultarMunicipio(ctx, params.ibge),
 })

@@ -6,7 +6,7 @@
 //   amostra(files)                      national totals by biome and the worst municipality
 import type { z } from 'zod'
 import { storeOf, type AppContext } from '../../core/context'
-import { JsonText } from '../../core/errors'
+import { ApiError, JsonText } from '../../core/errors'
 import { CARD_SEPARATOR, FICHA } from '../cnpj/layout'
 import * as cnpjService from '../cnpj/service'
 import type { CnpjFiles, CnpjStore } from '../cnpj/store'
@@ -73,7 +73,11 @@ export function municipioObjeto(files: DesmatamentoFiles, ibge: string): Municip
 
 /** What /v1/desmatamento/municipio/{ibge} answers, as JSON bytes: the stored answer plus fonte. */
 export function municipioJson(files: DesmatamentoFiles, ibge: string): Uint8Array {
-  const corpo = files.resposta.get(ibge)?.corpo ?? ascii(JSON.stringify(semAlertas(files, ibge)))
+  const guardada = files.resposta.get(ibge)?.corpo
+  // A well-formed code (state and check digit verified by the route) that no municipality has: 404, not zeros.
+  if (!guardada && !files.municipios.has(ibge))
+    throw new ApiError('nao_encontrado', `o código IBGE ${ibge} não é de nenhum município conhecido (lista de municípios do IBGE e tabela de municípios da Receita): confira o código`)
+  const corpo = guardada ?? ascii(JSON.stringify(semAlertas(files, ibge)))
   return Buffer.concat([corpo.subarray(0, corpo.length - 1), ascii(',"fonte":'), files.fonteJson, ascii('}')])
 }
 

@@ -6,6 +6,7 @@ import { openFundosStore } from './store'
 export const fundos: Dataset = {
   name: 'fundos',
   titulo: 'Fundos de investimento (CVM)',
+  tags: ['funds', 'cvm', 'investments', 'brazil'],
   descricao: 'Fluxos diários por classificação, cadastro, ranking, carteiras de ações e movimentações por ação, dos dados abertos da CVM (informes diários de 12 meses, registro RCVM 175, CDA).',
   amostra: '/v1/fundos/amostra',
   ingested: true,

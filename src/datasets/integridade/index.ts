@@ -6,6 +6,7 @@ import { openIntegridadeStore } from './store'
 export const integridade: Dataset = {
   name: 'integridade',
   titulo: 'Integridade: CEIS, CNEP, CEPIM, lista do trabalho escravo e acordos de leniência',
+  tags: ['sanctions', 'compliance', 'kyb', 'cnpj'],
   descricao: 'Triagem de um CNPJ nas cinco listas oficiais de sanções e integridade (só pessoas jurídicas), com a raiz inteira da empresa; atualizada diariamente.',
   amostra: '/v1/integridade/amostra',
   ingested: true,

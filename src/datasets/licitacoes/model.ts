@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FonteFeed } from '../../core/feeds/model'
-import { cnpjParam, pagina, porPagina } from '../../core/validate'
+import { cnpjParam, pagina, porPagina, ufParam } from '../../core/validate'
 import { MODALIDADES } from './pncp'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
@@ -52,16 +52,10 @@ export const FornecedorAmostra = Fornecedor.extend({ amostra: z.literal(true) })
 
 export const CnpjPath = z.object({ cnpj: cnpjParam })
 
-export const UFS = ['AC', 'AL', 'AM', 'AP', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MG', 'MS', 'MT', 'PA', 'PB', 'PE', 'PI', 'PR', 'RJ', 'RN', 'RO', 'RR', 'RS', 'SC', 'SE', 'SP', 'TO'] as const
-
 const MODALIDADE_MESSAGE = `deve ser um código de modalidade do PNCP de 1 a 13 (6 = pregão eletrônico)`
 
 export const AbertasQuery = z.object({
-  uf: z
-    .string()
-    .transform((v) => v.toUpperCase())
-    .pipe(z.enum(UFS, { message: 'deve ser a sigla de uma UF (duas letras, ex. SP)' }))
-    .optional(),
+  uf: ufParam.optional(),
   modalidade: z
     .string()
     .regex(/^\d{1,2}$/, MODALIDADE_MESSAGE)
@@ -85,8 +79,11 @@ export const Oportunidade = z.object({
 })
 
 export const Abertas = z.object({
-  total: z.number().int(),
+  total: z.number().int().describe('licitações ainda abertas em abertas_em que atendem aos filtros'),
   pagina: z.number().int(),
   oportunidades: z.array(Oportunidade),
+  abertas_em: z.string().describe('o instante contra o qual o prazo de propostas é conferido (ISO 8601, UTC): agora; na amostra embutida (fonte.status amostra), o instante em que ela foi gravada'),
+  encerradas_omitidas: z.number().int().describe('licitações da cópia (e da uf pedida) cujo prazo de propostas já passou em abertas_em: omitidas'),
+  aviso: z.string().nullable().describe('quando a cópia é mais velha que o intervalo prometido (ou é a amostra): de quando ela é e por quê; null quando está em dia'),
   fonte: FonteFeed,
 })

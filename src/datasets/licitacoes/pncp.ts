@@ -109,6 +109,17 @@ export function text(v: unknown): string | null {
   return s === '' ? null : s
 }
 
+/**
+ * Free text (a contract's or a procurement's object) kept as the source wrote it: its line breaks as
+ * \n (CRLF and CR normalized), inner spacing untouched, trimmed only at the ends; NUL bytes dropped.
+ * Null for absent or blank. Names and labels use text(), which collapses blanks.
+ */
+export function textoLivre(v: unknown): string | null {
+  if (typeof v !== 'string') return text(v)
+  const s = (v.includes('\r') || v.includes('\u0000') ? v.replace(/\u0000/g, '').replace(/\r\n?/g, '\n') : v).trim()
+  return s === '' ? null : s
+}
+
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 /** A date-only field (`2024-08-01`, sometimes sent with a time): `YYYY-MM-DD`, or null when absent or impossible. */
@@ -200,7 +211,7 @@ export function oportunidade(c: PncpContratacao): Oportunidade | null {
   const codigo = c.modalidadeId === null || c.modalidadeId === undefined ? null : String(c.modalidadeId)
   return {
     numero_controle_pncp: numero,
-    objeto: text(c.objetoCompra),
+    objeto: textoLivre(c.objetoCompra),
     // PNCP sends 0 when the budget is secret (orçamento sigiloso, Lei 14.133 art. 24) or not given.
     valor_estimado: estimado === null || estimado === 0 ? null : estimado,
     orgao: {

@@ -35,9 +35,11 @@ export const abertas = defineRoute({
   dataset: 'licitacoes',
   summary: 'Licitações com recebimento de propostas aberto (PNCP)',
   description:
-    'Sempre 200 para um pedido válido e nunca espera o PNCP (que leva 15-22 s por consulta): a resposta vem de uma cópia local de cada consulta ' +
-    '(uf, modalidade), atualizada em segundo plano a cada PNCP_ABERTAS_MINUTOS minutos (padrão 30) e guardada em disco. fonte.status: ok (cópia dentro do ' +
-    'intervalo), cache_servido (mais velha, porque a atualização falhou ou ainda roda), fonte_indisponivel (nenhuma cópia desta consulta ainda: lista vazia). ' +
+    'Nunca espera o PNCP (que leva 15-22 s por consulta): a resposta vem de uma cópia local da lista inteira de cada modalidade, atualizada em segundo plano ' +
+    'a cada PNCP_ABERTAS_MINUTOS minutos (padrão 30) e guardada em disco; `uf` filtra essa cópia (só sem ela uma UF tem cópia própria). ' +
+    'Licitações cujo prazo de propostas já passou ficam de fora (encerradas_omitidas). fonte.status: ok (cópia dentro do intervalo), cache_servido ' +
+    '(mais velha, porque a atualização falhou ou ainda roda: aviso diz de quando), amostra (a amostra embutida, conferida na data em que foi gravada). ' +
+    'Sem nenhuma cópia da consulta ainda: 503 dados_indisponiveis, sem cobrança. ' +
     'Ordem: encerramento das propostas mais próximo primeiro. modalidade: código do PNCP (6 = pregão eletrônico, o padrão; 1 a 13).',
   price: 0.01,
   query: AbertasQuery,

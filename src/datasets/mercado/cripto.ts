@@ -2,7 +2,7 @@
 // two global ones: each quote as the exchange gave it, and the median per pair. Fetched at request
 // time with a 15 s cache (a sub-minute feed: src/core/feeds, waitOnStaleMs); a request never waits
 // past the bound, and when every exchange fails the last good copy is served with its age.
-import type { FeedDef, FeedFetchContext } from '../../core/feeds/feed'
+import { FeedFailure, type FeedDef, type FeedFetchContext } from '../../core/feeds/feed'
 import { COINBASE, FOXBIT, KRAKEN, MERCADO_BITCOIN, NOVADAX } from './upstreams'
 import { decimal, isRecord, readJson } from './json'
 
@@ -148,7 +148,8 @@ export const CRIPTO_FEED: FeedDef<CriptoDados> = {
     }
     const pares = { btc_brl: pair('btc_brl'), usdt_brl: pair('usdt_brl'), btc_usd: pair('btc_usd') }
     // No Brazilian exchange answered: that is an outage (the last good copy stays), not a copy to serve.
-    if (!pares.btc_brl && !pares.usdt_brl) throw new Error(`nenhuma corretora brasileira respondeu: ${falhas.map((f) => `${f.fonte}: ${f.erro}`).join('; ')}`)
+    // Each failure is kept with the error, so /v1/mercado/cambio lists them while it serves the older copy.
+    if (!pares.btc_brl && !pares.usdt_brl) throw new FeedFailure(`nenhuma corretora brasileira respondeu: ${falhas.map((f) => `${f.fonte}: ${f.erro}`).join('; ')}`, falhas)
     return { pares, falhas }
   },
 }

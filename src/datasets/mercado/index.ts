@@ -10,6 +10,7 @@ export const MERCADO_FEEDS = [NOTICIAS_FEED, SGS_FEED, PTAX_FEED, FOCUS_FEED, CR
 export const mercado: Dataset = {
   name: 'mercado',
   titulo: 'Mercado: notícias, indicadores e câmbio',
+  tags: ['markets', 'fx', 'news', 'crypto'],
   descricao: 'Manchetes financeiras com tema, sentimento e relevância; Selic, IPCA, PTAX e Focus do Banco Central; PTAX, bitcoin e USDT em reais e o prêmio cripto.',
   amostra: '/v1/mercado/amostra',
   ingested: false,

@@ -119,8 +119,9 @@ export const CambioResposta = z.object({
     btc_sobre_paridade_pct: z.number().nullable().describe('(BTC/BRL ÷ (BTC/USD × PTAX de venda) − 1) × 100'),
     btc_paridade_brl: z.number().nullable().describe('BTC/USD × PTAX de venda'),
   }),
-  falhas: z.array(z.object({ fonte: z.string(), erro: z.string() })).describe('fontes de cotação que falharam na última consulta'),
+  falhas: z.array(z.object({ fonte: z.string(), erro: z.string() })).describe('fontes de cotação que falharam na última consulta (quando todas falharam, todas; as cotações servidas são então as da cópia anterior)'),
   indisponiveis: z.array(Indisponivel),
+  avisos: z.array(z.string()).describe('cotações mais velhas que o prometido (15 s para as corretoras, 1 h para a cópia da PTAX): de quando são e por quê; vazio quando tudo está em dia'),
   fontes: z.object({ ptax: FonteFeed, cripto: FonteFeed }),
 })
 

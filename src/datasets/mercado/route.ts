@@ -1,10 +1,12 @@
 // HTTP only: each markets route with its price (SPEC §4, §8) and schemas; the work is in service.ts.
-import { defineRoute } from '../../core/route'
+import { defineRoute, REGRA_SEM_DADOS } from '../../core/route'
 import { AmostraResposta, CambioResposta, IndicadoresResposta, NoticiasQuery, NoticiasResposta, PacoteResposta } from './model'
 import * as service from './service'
 
 const FONTE_NOTE =
-  'Cada fonte vem em `fonte`/`fontes` com consultado_em, defasagem_segundos e status: ok (cópia dentro do intervalo), cache_servido (cópia mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela) ou fonte_indisponivel (nenhuma cópia ainda).'
+  'Cada fonte vem em `fonte`/`fontes` com consultado_em, defasagem_segundos, a última tentativa (tentado_em, ultimo_erro) e status: ok (cópia dentro do intervalo), cache_servido (cópia mais velha: a fonte falhou ou está lenta; a resposta nunca espera por ela), ' +
+  'amostra (a amostra embutida, da data em que foi gravada) ou fonte_indisponivel (nenhuma cópia ainda). ' +
+  REGRA_SEM_DADOS
 
 export const noticias = defineRoute({
   path: '/v1/mercado/noticias',
@@ -33,6 +35,7 @@ export const indicadores = defineRoute({
   price: 0.002,
   response: IndicadoresResposta,
   errors: [],
+  semDados: (r) => (Object.values(r.indicadores).every((v) => v === null) ? 'nenhum indicador tem valor (nenhuma cópia do SGS, da PTAX nem do Focus)' : null),
   handler: ({ ctx }) => service.indicadores(ctx),
 })
 
@@ -42,11 +45,13 @@ export const cambio = defineRoute({
   summary: 'PTAX, BTC e USDT em reais e o prêmio cripto',
   description:
     'PTAX do último dia útil com a série recente; BTC/BRL e USDT/BRL de três corretoras brasileiras (mediana e cada cotação) e BTC/USD global, consultados na hora com cache de 15 s; ' +
-    'prêmio do USDT sobre a PTAX e do BTC/BRL sobre BTC/USD × PTAX, em %. Quando as corretoras falham, a última cópia boa com a idade. ' +
+    'prêmio do USDT sobre a PTAX e do BTC/BRL sobre BTC/USD × PTAX, em %. Quando as corretoras falham, a última cópia boa com a idade, as falhas da última consulta em `falhas` e, em `avisos`, ' +
+    'de quando são as cotações mais velhas que o prometido. Sem nenhuma cotação (PTAX, BTC e USDT todas null): 503 dados_indisponiveis, sem cobrança. ' +
     FONTE_NOTE,
   price: 0.002,
   response: CambioResposta,
   errors: [],
+  semDados: (r) => (r.ptax === null && r.btc_brl === null && r.usdt_brl === null && r.btc_usd === null ? 'nenhuma cotação (PTAX, BTC/BRL, USDT/BRL, BTC/USD) tem valor' : null),
   handler: ({ ctx }) => service.cambio(ctx),
 })
 
@@ -54,10 +59,13 @@ export const pacote = defineRoute({
   path: '/v1/mercado/pacote',
   dataset: 'mercado',
   summary: 'Câmbio, indicadores e manchetes numa chamada',
-  description: 'As respostas de /v1/mercado/cambio e /v1/mercado/indicadores e as 10 manchetes mais recentes. Uma parte sem nenhum dado vem null e listada em indisponiveis; as outras vêm mesmo assim.',
+  description:
+    'As respostas de /v1/mercado/cambio e /v1/mercado/indicadores e as 10 manchetes mais recentes. Uma parte sem nenhum dado vem null e listada em indisponiveis; as outras vêm mesmo assim. ' +
+    'O pacote só é cobrado com ao menos uma parte: com as três faltando, 503 dados_indisponiveis, sem cobrança.',
   price: 0.004,
   response: PacoteResposta,
   errors: [],
+  semDados: (r) => (r.cambio === null && r.indicadores === null && r.noticias === null ? 'as três partes (câmbio, indicadores, notícias) estão sem dados' : null),
   handler: ({ ctx }) => service.pacote(ctx),
 })
 

@@ -3,7 +3,9 @@
 // Every answer carries the `fonte` of each feed it read, with that copy's age and status.
 import type { z } from 'zod'
 import type { AppContext } from '../../core/context'
+import { avisoDaFonte } from '../../core/feeds/aviso'
 import type { Fonte } from '../../core/feeds/feed'
+import type { VeiculoEstado } from './noticias/feed'
 import { FOCUS_FEED, PTAX_FEED, SGS_FEED, type FocusDados, type FocusIndicador, type PtaxDados, type SgsDados } from './bcb'
 import { CRIPTO_FEED, type CriptoDados, type ParCotado } from './cripto'
 import { LEXICO_VERSAO, type Sentimento, type Tema } from './classificador/lexico'
@@ -37,7 +39,7 @@ export interface FiltrosNoticias {
 }
 
 export async function noticias(ctx: AppContext, filtros: FiltrosNoticias = {}): Promise<Noticias> {
-  const { dados, fonte } = await ctx.feeds.get<NoticiasDados>(NOTICIAS_FEED.name)
+  const { dados, fonte, falha } = await ctx.feeds.get<NoticiasDados>(NOTICIAS_FEED.name)
   const porPagina = filtros.por_pagina ?? 20
   const all = dados?.itens ?? []
   const matching = all.filter(
@@ -47,7 +49,8 @@ export async function noticias(ctx: AppContext, filtros: FiltrosNoticias = {}): 
     total: matching.length,
     por_pagina: porPagina,
     noticias: matching.slice(0, porPagina),
-    veiculos: dados?.veiculos ?? [],
+    // When the last attempt failed as a whole, each outlet's state is that attempt's (all failed), not the older copy's.
+    veiculos: (falha as VeiculoEstado[] | null) ?? dados?.veiculos ?? [],
     classificacao: dados?.classificacao ?? { lexico: LEXICO_VERSAO, llm_modelo: null, llm_erros: [] },
     fonte,
   }
@@ -165,8 +168,11 @@ export async function cambio(ctx: AppContext): Promise<Cambio> {
     usdt_brl: roundPair(pares?.usdt_brl ?? null),
     btc_usd: roundPair(pares?.btc_usd ?? null),
     premios,
-    falhas: cripto.dados?.falhas ?? [],
+    // The exchanges that failed in the last attempt: when it failed as a whole, its own list (every one), not the older copy's.
+    falhas: (cripto.falha as CriptoDados['falhas'] | null) ?? (cripto.fonte.ultimo_erro ? [{ fonte: cripto.fonte.base, erro: cripto.fonte.ultimo_erro }] : (cripto.dados?.falhas ?? [])),
     indisponiveis,
+    // Quotes older than their promise (15 s for the exchanges, the hour for the PTAX copy) say so.
+    avisos: [avisoDaFonte('cotações das corretoras', cripto.fonte), avisoDaFonte('PTAX', ptax.fonte)].filter((a): a is string => a !== null),
     fontes: { ptax: ptax.fonte, cripto: cripto.fonte },
   }
 }

@@ -48,7 +48,7 @@ export function semParametros(r: RouteDef): boolean {
 }
 
 export function partesDoBrasil(rotas: RouteDef[]): RouteDef[] {
-  return rotas.filter((r) => r.price !== null && !r.planned && !ehPacote(r) && r.dataset !== 'cadeias' && semParametros(r))
+  return rotas.filter((r) => r.price !== null && !ehPacote(r) && r.dataset !== 'cadeias' && semParametros(r))
 }
 
 /** The parts of a dataset's own pack: the routes of its dataset whose name is a key of the pack's answer. */

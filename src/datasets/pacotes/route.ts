@@ -31,7 +31,9 @@ export const brasil = defineRoute({
   description:
     'Cada parte é a resposta da rota como ela a dá sozinha (com a sua fonte), por família (a base) e nome: commodities.clima, mercado.cambio, fundos.fluxos... ' +
     '`pacote` diz quais rotas entraram, a soma dos preços delas e a economia; a lista sai da tabela de rotas (rotas pagas sem parâmetro de caminho que respondem sem consulta, fora pacotes e cadeias causais). ' +
-    'As partes rodam no próprio servidor, sem cobrança por parte; uma que falha vem null e listada em indisponiveis, e as outras vêm mesmo assim.',
+    'As partes rodam no próprio servidor, sem cobrança por parte; uma que falha (ou não teria nenhum dado) vem null e listada em indisponiveis, e as outras vêm mesmo assim. ' +
+    'O pacote só é cobrado com ao menos uma parte: com todas faltando, 503 dados_indisponiveis, sem cobrança. ' +
+    'Entram todas as rotas que cumprem a regra (pacote.quantidade; /v1/pacotes/amostra lista as mesmas), não uma contagem fixa.',
   price: PRECO_BRASIL,
   response: BrasilResposta,
   errors: [],

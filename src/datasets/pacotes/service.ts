@@ -6,7 +6,7 @@
 // bytes is not parsed again).
 import type { AppContext } from '../../core/context'
 import { ApiError, JsonText } from '../../core/errors'
-import type { RouteDef } from '../../core/route'
+import { semDadosErro, type RouteDef } from '../../core/route'
 import { catalogo, CRITERIO_BRASIL, nomeDa, partesDoBrasil, PRECO_BRASIL, resumo, rotasServidas, ROTA_BRASIL, type Pacote } from './catalogo'
 
 /** How long a part may take before the pack goes without it. */
@@ -65,6 +65,8 @@ export async function brasil(ctx: AppContext, request: Request, baseUrl: string,
   const meta = resumoBrasil(ctx)
   const rotas = partesDoBrasil(rotasServidas(ctx))
   const resultados = await Promise.all(rotas.map((r) => executar(r, ctx, request, baseUrl, tempoMs)))
+  // Never paid for nothing: a pack is billable only with at least one part.
+  if (!resultados.some((x) => x.json)) throw semDadosErro(`nenhuma das ${resultados.length} partes respondeu (${resultados.map((x) => `${x.rota.path}: ${x.falha!.codigo}`).join('; ')})`)
   const porFamilia = new Map<string, Resultado[]>()
   for (const x of resultados) {
     const l = porFamilia.get(x.rota.dataset) ?? []
@@ -86,11 +88,13 @@ export async function brasil(ctx: AppContext, request: Request, baseUrl: string,
 
 export function amostra(ctx: AppContext) {
   const pacotes = catalogo(ctx)
+  // The count said in words is the one /v1/pacotes/brasil answers: both come from partesDoBrasil over the same table.
+  const brasil = pacotes.find((p) => p.rota === ROTA_BRASIL)
   return {
     amostra: true as const,
     aviso:
       'Grátis: o que cada pacote contém e quanto economiza contra a soma dos preços das partes, calculado da tabela de rotas deste servidor. ' +
-      `O pacote ${ROTA_BRASIL} traz todas as rotas pagas sem parâmetros numa chamada, cada parte com a sua fonte; as outras são os pacotes de uma base.`,
+      `O pacote ${ROTA_BRASIL} traz as ${brasil?.quantidade ?? 0} rotas pagas sem parâmetros deste servidor numa chamada, cada parte com a sua fonte; as outras são os pacotes de uma base.`,
     criterio_brasil: CRITERIO_BRASIL,
     pacotes,
   }

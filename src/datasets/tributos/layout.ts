@@ -7,6 +7,11 @@ export const DATASET = 'tributos'
 /** Layout version: a server opens only builds of its own version. */
 export const FORMAT = 1
 export const DB_FILE = 'ncm.sqlite'
+/**
+ * A whole table has some 10 400 subitems; one with fewer is an excerpt (the bundled sample) or was
+ * cut. The ingest refuses a downloaded table below this; the server says an excerpt is one.
+ */
+export const SUBITENS_TABELA_INTEIRA = 5000
 
 /**
  * ncm: every code of the table in force, all levels (chapter to subitem), by its digits.

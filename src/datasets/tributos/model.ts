@@ -21,13 +21,14 @@ export const LIMITE_PADRAO = 10
 export const BuscaQuery = z.object({
   termo: z
     .string()
-    .transform((s) => s.trim())
-    .pipe(z.string().min(3, 'deve ter ao menos 3 caracteres (além de espaços)').max(200, 'deve ter no máximo 200 caracteres'))
+    .trim()
+    .min(3, 'deve ter ao menos 3 caracteres (além de espaços)')
+    .max(200, 'deve ter no máximo 200 caracteres')
     .describe('palavras do produto ou serviço (sem diferença de acentos e maiúsculas), ou um código NCM/NBS com ou sem pontos'),
   limite: intParam(1, 30).default(LIMITE_PADRAO).describe('itens devolvidos, 1 a 30 (padrão 10)'),
 })
 
-export const RegimeCodigo = z.enum(['aliquota_zero', 'reducao_60', 'aliquota_padrao', 'varia_por_subitem'])
+export const RegimeCodigo = z.enum(['aliquota_zero', 'reducao_60', 'aliquota_padrao', 'varia_por_subitem', 'indeterminado'])
 
 const RegimeResumo = z.object({
   codigo: z.enum(['aliquota_zero', 'reducao_60', 'imposto_seletivo', 'aliquota_padrao']),
@@ -101,7 +102,9 @@ const FonteTributos = z.object({
   lei: z.string(),
   anexos_versao: z.string(),
   texto_conferido_em: z.string(),
-  tabela_ncm: z.object({ vigencia: z.string(), referencia: z.string(), ato: str }).nullable(),
+  tabela_ncm: z
+    .object({ vigencia: z.string(), referencia: z.string(), ato: str, completa: z.boolean().describe('false: a base carregada é um trecho da tabela (a amostra); um código ausente dela pode existir') })
+    .nullable(),
 })
 
 const NcmNo = z.object({ codigo: z.string(), formatado: z.string(), nivel: z.string(), descricao: z.string() })
@@ -126,8 +129,9 @@ export const NcmResultado = z.object({
       depende_do_produto: z.boolean().describe('outros itens dão outro regime ao mesmo código conforme o que o produto é (veja fundamentos)'),
       condicoes: z.array(z.string()),
     })
-    .nullable()
-    .describe('null quando o código não consta da tabela NCM'),
+    .describe(
+      'indeterminado: o código não consta da tabela NCM carregada e nenhum item dos Anexos o alcança inteiro, ou itens alcançam só parte dele sem que a tabela tenha os subitens (observacoes diz o que se sabe)',
+    ),
   fundamentos: z.array(ItemNcm),
   exclusoes: z.array(Exclusao).describe('itens que citam o código mas o deixam de fora (exceto, ou ressalva de outro Anexo)'),
   desdobramento: z
@@ -135,7 +139,9 @@ export const NcmResultado = z.object({
     .nullable()
     .describe('código com menos de 8 dígitos: os subitens abaixo dele agrupados pelo regime principal de cada um'),
   imposto_seletivo: z.object({
-    incide: z.enum(['sim', 'nao', 'em_parte']),
+    incide: z
+      .enum(['sim', 'nao', 'em_parte', 'indeterminado'])
+      .describe('pelos itens do Anexo XVII, que valem para o código escrito ou um nível acima dele, com ou sem a tabela NCM; indeterminado: o código não consta da tabela carregada e nenhum item do Anexo XVII o cita, nem acima nem abaixo dele'),
     fundamentos: z.array(ItemNcm),
     observacao: str,
   }),

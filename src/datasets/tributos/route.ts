@@ -32,7 +32,7 @@ export const ncmRoute = defineRoute({
     'alcançam o código (por prefixo: capítulo, posição, subposição, item ou código), as exceções ("exceto") e ressalvas que o ' +
     'deixam de fora; o Imposto Seletivo (Anexo XVII); e, para o ano, os tributos em vigor com as alíquotas que a lei fixa e a ' +
     'que sobra para este código. Código com menos de 8 dígitos: os subitens abaixo dele agrupados por regime (desdobramento). ' +
-    'Código que não consta da tabela: 200 com existe=false. Formato inválido: 400 ncm_invalido, sem cobrança.',
+    'Código que não consta da tabela: 200 com existe=false e o que os Anexos dizem dele (eles valem pelo código escrito); o que sem a tabela não se sabe sai indeterminado, nunca um não. Formato inválido: 400 ncm_invalido, sem cobrança.',
   price: 0.005,
   params: NcmPath,
   query: NcmQuery,

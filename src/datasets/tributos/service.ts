@@ -29,7 +29,7 @@ function fonteNova(files: TributosFiles | null) {
     lei: LEI,
     anexos_versao: ANEXOS.versao,
     texto_conferido_em: ANEXOS.texto_conferido_em,
-    tabela_ncm: files ? { vigencia: files.tabela.vigencia, referencia: files.tabela.referencia, ato: files.tabela.ato } : null,
+    tabela_ncm: files ? { vigencia: files.tabela.vigencia, referencia: files.tabela.referencia, ato: files.tabela.ato, completa: files.tabela.completa } : null,
   }
 }
 
@@ -122,6 +122,31 @@ function porRegime(files: TributosFiles, subitens: string[]) {
     .map(([, g]) => ({ regime: g.regime, subitens: g.codigos.length, codigos: g.codigos, dispositivos: [...g.dispositivos] }))
 }
 
+/**
+ * The annex items that reach a code, from the annexes alone (no table): those reaching all of it
+ * (todo, with the exceptions and ressalvas that leave it out), and those reaching only part of it
+ * (references below a short code). cobre says whether an item reaching it whole still leaves a part
+ * out (an exception or a ressalvaed Annex inside the code).
+ */
+function alcanceNosAnexos(files: TributosFiles, codigo: string) {
+  const todo = files.indice.avaliar(codigo)
+  const abaixo = codigo.length < 8 ? files.indice.abaixo(codigo) : []
+  const vistos = new Set(todo.beneficios.map((b) => b.item))
+  const partes: Alcance[] = []
+  for (const a of abaixo) if (a.anexo.regime !== 'imposto_seletivo' && !vistos.has(a.item)) (vistos.add(a.item), partes.push(a))
+  const seletivoPartes = abaixo.filter((a) => a.anexo.regime === 'imposto_seletivo' && !todo.seletivo.some((s) => s.item === a.item))
+  const ressalvados = new Set(abaixo.map((a) => a.anexo.anexo))
+  const cobre = (b: Alcance): 'todo' | 'parte' =>
+    b.item.ncm.some((r) => r.exceto && r.codigo.length > codigo.length && r.codigo.startsWith(codigo) && (!r.alinea || !b.ref.alinea || r.alinea === b.ref.alinea)) ||
+    b.item.exceto_anexos?.some((x) => ressalvados.has(x))
+      ? 'parte'
+      : 'todo'
+  return { todo, partes, seletivoPartes, cobre }
+}
+
+const OBS_PRODUTO = 'O regime vale para o produto descrito no item e nas condições dele; o código NCM sozinho não basta quando a descrição restringe o produto (ex. "pão francês" dentro de 1905.90.90).'
+const OBS_SUBITEM_AUSENTE = 'consulte o código de 8 dígitos do produto.'
+
 /** What /v1/tributos/ncm/{codigo} answers for a code (digits) and a year. */
 export function consultarNcm(files: TributosFiles, codigo: string, ano: number): NcmResultadoT {
   const anoDados = CALENDARIO.find((a) => a.ano === ano)!
@@ -139,24 +164,7 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
     hierarquia,
     vigencia: no ? { inicio: no.inicio, fim: no.fim, ato: no.ato } : null,
   }
-  if (!no) {
-    return {
-      ncm,
-      ano,
-      regime: null,
-      fundamentos: [],
-      exclusoes: [],
-      desdobramento: null,
-      imposto_seletivo: { incide: 'nao', fundamentos: [], observacao: null },
-      transicao: transicao(anoDados, null),
-      observacoes: [
-        `O código ${formatarNcm(codigo)} não consta da tabela NCM carregada (${files.tabela.vigencia}). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; ${hierarquia.length ? `o nível mais próximo que existe é ${hierarquia[hierarquia.length - 1]!.formatado}.` : 'nem o capítulo existe.'}`,
-        OBS_NOMENCLATURA,
-      ],
-      fonte: fonte(files),
-    }
-  }
-  const subitens = codigo.length === 8 ? [codigo] : subitensDe(files, codigo)
+  const subitens = !no ? [] : codigo.length === 8 ? [codigo] : subitensDe(files, codigo)
   const observacoes: string[] = []
   let regime: NcmResultadoT['regime']
   let fundamentos: ReturnType<typeof itemNcm>[]
@@ -166,45 +174,38 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
   let reducao: number | null
 
   const exclusao = (e: Avaliacao['exclusoes'][number]) => ({ anexo: e.anexo.anexo, item: e.item.item, dispositivo: dispositivo(e.anexo, e.item.item), motivo: e.motivo, por: e.por, texto: e.item.texto })
+  const regimeDoItem = (p: Alcance, itens: Alcance[]) => ({
+    codigo: p.anexo.regime as Exclude<RegimeAnexo, 'imposto_seletivo'>,
+    ...REGIME_DESCRICAO[p.anexo.regime!],
+    dispositivo: dispositivo(p.anexo, p.item.item),
+    depende_do_produto: new Set(itens.map((b) => b.anexo.regime)).size > 1,
+    condicoes: [...p.item.condicoes, ...(p.anexo.condicoes ?? [])],
+  })
+  const PADRAO = { codigo: 'aliquota_padrao' as const, ...REGIME_DESCRICAO.aliquota_padrao, dispositivo: null, depende_do_produto: false, condicoes: [] }
 
-  if (codigo.length === 8) {
+  if (!no) {
+    observacoes.push(
+      `O código ${formatarNcm(codigo)} não consta da tabela NCM carregada (${files.tabela.vigencia}${files.tabela.completa ? '' : ', um trecho da tabela vigente: o código pode existir fora dele'}). Confira o código: a tabela só tem códigos de 2, 4, 5, 6, 7 e 8 dígitos que existem; ${hierarquia.length ? `o nível mais próximo que existe nela é ${hierarquia[hierarquia.length - 1]!.formatado}.` : 'nem o capítulo existe nela.'}`,
+    )
+  }
+
+  if (no && codigo.length === 8) {
     const av = files.avaliacoes.get(codigo)!
-    const principal = regimePrincipal(av)
-    const regimes = new Set(av.beneficios.map((b) => b.anexo.regime))
     const p = av.beneficios[0]
-    regime = {
-      codigo: principal,
-      ...REGIME_DESCRICAO[principal],
-      dispositivo: p ? dispositivo(p.anexo, p.item.item) : null,
-      depende_do_produto: regimes.size > 1,
-      condicoes: p ? [...p.item.condicoes, ...(p.anexo.condicoes ?? [])] : [],
-    }
-    reducao = REGIME_DESCRICAO[principal].reducao_percentual
+    regime = p ? regimeDoItem(p, av.beneficios) : PADRAO
+    reducao = REGIME_DESCRICAO[regimePrincipal(av)].reducao_percentual
     fundamentos = av.beneficios.map((b, i) => itemNcm(b, 'todo', i === 0))
     exclusoes = av.exclusoes.map(exclusao)
     seletivo = { incide: av.seletivo.length ? 'sim' : 'nao', fundamentos: av.seletivo.map((s) => itemNcm(s, 'todo', false)), observacao: null }
-    if (p) observacoes.push('O regime vale para o produto descrito no item e nas condições dele; o código NCM sozinho não basta quando a descrição restringe o produto (ex. "pão francês" dentro de 1905.90.90).')
+    if (p) observacoes.push(OBS_PRODUTO)
     if (p?.anexo.aviso) observacoes.push(p.anexo.aviso)
-    if (regimes.size > 1) observacoes.push('Mais de um item cita este código com regimes diferentes: o principal é o da referência mais específica (e, empatando, o de maior redução); os demais valem quando o produto é o que eles descrevem.')
-  } else {
-    // A code above the subitems: the items that reach it whole, the ones that reach part of it, and
-    // the subitems grouped by their principal regime.
-    const todo = files.indice.avaliar(codigo)
-    const parte = files.indice.abaixo(codigo)
-    const vistos = new Set(todo.beneficios.map((b) => b.item))
-    const partes: Alcance[] = []
-    for (const a of parte) if (a.anexo.regime !== 'imposto_seletivo' && !vistos.has(a.item)) (vistos.add(a.item), partes.push(a))
+    if (regime.depende_do_produto) observacoes.push('Mais de um item cita este código com regimes diferentes: o principal é o da referência mais específica (e, empatando, o de maior redução); os demais valem quando o produto é o que eles descrevem.')
+  } else if (no && subitens.length) {
+    // A code above the subitems of the table: the items that reach it whole, the ones that reach
+    // part of it, and the subitems grouped by their principal regime.
+    const { todo, partes, seletivoPartes, cobre } = alcanceNosAnexos(files, codigo)
     desdobramento = porRegime(files, subitens)
-    // A code with no subitems in the table (an excerpt) is judged by the items that reach it whole.
-    const unico = desdobramento.length === 1 ? desdobramento[0]! : !subitens.length ? { regime: regimeResumo(regimePrincipal(todo)), subitens: 0, codigos: [], dispositivos: todo.beneficios[0] ? [dispositivo(todo.beneficios[0].anexo, todo.beneficios[0].item.item)] : [] } : null
-    // An item reaching the whole code still leaves out the parts its exceptions name, and those
-    // another Annex it ressalva covers: it covers only part of the code then.
-    const ressalvados = new Set(parte.map((a) => a.anexo.anexo))
-    const cobre = (b: Alcance) =>
-      b.item.ncm.some((r) => r.exceto && r.codigo.length > codigo.length && r.codigo.startsWith(codigo) && (!r.alinea || !b.ref.alinea || r.alinea === b.ref.alinea)) ||
-      b.item.exceto_anexos?.some((x) => ressalvados.has(x))
-        ? 'parte'
-        : 'todo'
+    const unico = desdobramento.length === 1 ? desdobramento[0]! : null
     fundamentos = [...todo.beneficios.map((b, i) => itemNcm(b, cobre(b), unico !== null && i === 0)), ...partes.map((b) => itemNcm(b, 'parte', false))]
     exclusoes = todo.exclusoes.map(exclusao)
     const regimeCodigo = unico ? (unico.regime.codigo as RegimeAnexo | 'aliquota_padrao') : null
@@ -213,17 +214,57 @@ export function consultarNcm(files: TributosFiles, codigo: string, ano: number):
       : { codigo: 'varia_por_subitem', descricao: 'Os subitens deste código têm regimes diferentes: veja desdobramento e consulte o código de 8 dígitos', reducao_percentual: null, dispositivo: null, depende_do_produto: true, condicoes: [] }
     reducao = unico ? unico.regime.reducao_percentual : null
     const comIs = subitens.filter((c) => files.avaliacoes.get(c)!.seletivo.length > 0).length
-    const isItens = [...todo.seletivo.map((s) => itemNcm(s, 'todo', false)), ...parte.filter((a) => a.anexo.regime === 'imposto_seletivo').map((s) => itemNcm(s, 'parte', false))]
     seletivo = {
       incide: comIs === 0 ? 'nao' : comIs === subitens.length ? 'sim' : 'em_parte',
-      fundamentos: isItens,
+      fundamentos: [...todo.seletivo.map((s) => itemNcm(s, cobre(s), false)), ...seletivoPartes.map((s) => itemNcm(s, 'parte', false))],
       observacao: comIs && comIs < subitens.length ? `${comIs} de ${subitens.length} subitens deste código estão no Anexo XVII.` : null,
     }
     observacoes.push(`Código de ${codigo.length} dígitos: o regime é o de cada subitem de 8 dígitos abaixo dele (${subitens.length} na tabela carregada).`)
+  } else {
+    // The table does not say which subitems the code has (it is not in the table, or an excerpt has
+    // none below it): the annexes alone, which cite codes by prefix, answer what they cover, and
+    // what they cannot settle without the table is said to be unknown, never a firm "no".
+    const { todo, partes, seletivoPartes, cobre } = alcanceNosAnexos(files, codigo)
+    const p = todo.beneficios[0]
+    const firme = p !== undefined && !partes.length && cobre(p) === 'todo'
+    const nenhum = !todo.beneficios.length && !partes.length
+    fundamentos = [...todo.beneficios.map((b, i) => itemNcm(b, cobre(b), firme && i === 0)), ...partes.map((b) => itemNcm(b, 'parte', false))]
+    exclusoes = todo.exclusoes.map(exclusao)
+    if (firme) {
+      regime = regimeDoItem(p, todo.beneficios)
+      reducao = regime.reducao_percentual
+      observacoes.push(OBS_PRODUTO)
+      if (p.anexo.aviso) observacoes.push(p.anexo.aviso)
+    } else if (nenhum && no) {
+      regime = PADRAO
+      reducao = 0
+    } else {
+      regime = { codigo: 'indeterminado', descricao: 'Regime indeterminado: sem os subitens deste código na tabela NCM carregada, os Anexos não bastam para dizê-lo (veja observacoes)', reducao_percentual: null, dispositivo: null, depende_do_produto: false, condicoes: [] }
+      reducao = null
+      observacoes.push(
+        nenhum
+          ? 'Nenhum item dos Anexos cita este código, nem um nível acima ou abaixo dele: se ele existir, IBS e CBS às alíquotas-padrão.'
+          : `Itens dos Anexos alcançam só parte deste código (veja fundamentos, cobre "parte") e a tabela NCM carregada não tem os subitens dele: ${OBS_SUBITEM_AUSENTE}`,
+      )
+    }
+    const isFundamentos = [...todo.seletivo.map((s) => itemNcm(s, cobre(s), false)), ...seletivoPartes.map((s) => itemNcm(s, 'parte', false))]
+    const isInteiro = todo.seletivo.length > 0 && !seletivoPartes.length && todo.seletivo.every((s) => cobre(s) === 'todo')
+    const incide = isInteiro ? 'sim' : isFundamentos.length ? 'em_parte' : no ? 'nao' : 'indeterminado'
+    seletivo = {
+      incide,
+      fundamentos: isFundamentos,
+      observacao:
+        incide === 'em_parte'
+          ? `Itens do Anexo XVII alcançam só parte deste código e a tabela NCM carregada não tem os subitens dele: ${OBS_SUBITEM_AUSENTE}`
+          : incide === 'indeterminado'
+            ? 'O código não consta da tabela NCM carregada e nenhum item do Anexo XVII o cita, nem um nível acima ou abaixo dele: se ele existir, o Imposto Seletivo não incide; confira o código.'
+            : null,
+    }
+    if (no) observacoes.push(`A tabela NCM carregada não tem subitens de 8 dígitos abaixo de ${formatarNcm(codigo)} (${files.tabela.completa ? 'código sem desdobramento' : 'é um trecho da tabela vigente'}): o regime vem só dos Anexos.`)
   }
   if (seletivo.fundamentos.some((f) => f.anexo === 'XVII' && (f.item === 'III' || f.item === 'IV')))
     seletivo.observacao = [seletivo.observacao, 'Produtos fumígenos e bebidas alcoólicas estão sujeitos ao Imposto Seletivo quando acondicionados em embalagem primária destinada ao consumidor final (art. 409, § 2º).'].filter(Boolean).join(' ')
-  if (ano < 2027 && seletivo.incide !== 'nao') observacoes.push('O Imposto Seletivo só é cobrado a partir de 2027.')
+  if (ano < 2027 && (seletivo.incide === 'sim' || seletivo.incide === 'em_parte')) observacoes.push('O Imposto Seletivo só é cobrado a partir de 2027.')
   observacoes.push(OBS_NOMENCLATURA)
   return { ncm, ano, regime, fundamentos, exclusoes, desdobramento, imposto_seletivo: seletivo, transicao: transicao(anoDados, reducao), observacoes, fonte: fonte(files) }
 }

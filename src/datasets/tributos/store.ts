@@ -9,7 +9,7 @@ import { openImmutable } from '../../core/stores/sqlite'
 import { ANEXOS } from './anexos'
 import { IndiceBusca } from './busca'
 import { IndiceAnexos, type Avaliacao } from './regimes'
-import { DATASET, DB_FILE, FORMAT, type TributosManifest } from './layout'
+import { DATASET, DB_FILE, FORMAT, SUBITENS_TABELA_INTEIRA, type TributosManifest } from './layout'
 
 export interface CodigoNcm {
   codigo: string
@@ -28,7 +28,8 @@ export interface TributosFiles {
   indice: IndiceAnexos
   /** The annex search, with the table's descriptions of the codes the items cite. */
   busca: IndiceBusca
-  tabela: { vigencia: string; referencia: string; ato: string | null }
+  /** completa: false for an excerpt (the bundled sample): a code absent from it may still exist. */
+  tabela: { vigencia: string; referencia: string; ato: string | null; completa: boolean }
 }
 
 export type TributosStore = SnapshotStore<TributosFiles, TributosManifest>
@@ -58,7 +59,7 @@ export function openTributosFiles(dir: string, manifest: TributosManifest): Trib
         .map((x) => porCodigo.get(x)!.descricao)
         .join(' ')
     const busca = new IndiceBusca(ANEXOS.anexos, descricao)
-    return { porCodigo, subitens, avaliacoes, indice: idx, busca, tabela: { vigencia: manifest.tabela_ncm.vigencia, referencia: manifest.referencia, ato: manifest.tabela_ncm.ato } }
+    return { porCodigo, subitens, avaliacoes, indice: idx, busca, tabela: { vigencia: manifest.tabela_ncm.vigencia, referencia: manifest.referencia, ato: manifest.tabela_ncm.ato, completa: subitens.length >= SUBITENS_TABELA_INTEIRA } }
   } finally {
     db.close()
   }

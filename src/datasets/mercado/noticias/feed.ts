@@ -3,7 +3,7 @@
 // outlet that fails keeps its previous items (marked in `veiculos`); only when every outlet fails
 // is the refresh a failure (the last good copy is served).
 import { createHash } from 'node:crypto'
-import type { FeedDef, FeedFetchContext } from '../../../core/feeds/feed'
+import { FeedFailure, type FeedDef, type FeedFetchContext } from '../../../core/feeds/feed'
 import { classificarLexico, LEXICO_VERSAO } from '../classificador/lexico'
 import { classificarLlm, llmConfig } from '../classificador/llm'
 import { decodeFeed } from './charset'
@@ -88,7 +88,8 @@ export const NOTICIAS_FEED: FeedDef<NoticiasDados> = {
       })
       veiculos.push({ id: feed.id, veiculo: feed.veiculo, status: 'ok', itens: r.value.itens.length, formato: r.value.formato, charset: r.value.charset, atualizado_em: nowIso, erro: null })
     })
-    if (results.every((r) => r.status === 'rejected')) throw new Error(`nenhum feed respondeu: ${veiculos.map((v) => v.erro).join('; ')}`)
+    // Every outlet failed: the last good copy stays, and the route shows each outlet's failure (the detail).
+    if (results.every((r) => r.status === 'rejected')) throw new FeedFailure(`nenhum feed respondeu: ${veiculos.map((v) => v.erro).join('; ')}`, veiculos)
     const llm = llmConfig()
     let llmErros: string[] = []
     if (llm) {

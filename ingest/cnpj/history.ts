@@ -14,11 +14,12 @@ import { Database } from 'bun:sqlite'
 import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import {
   CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
-  ficha, key1, key2, monthsBetween, municipioCodeOf, tipoCode, ufSlotOf, valueAt, type HistoryMeta, type Item, type Registro, type RotulosJson,
+  ficha, key1, key2, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, type HistoryMeta, type Item, type Registro, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 import { card, socio, socioRow, type CardView } from '../../src/datasets/cnpj/service'
 import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
-import { BuildError } from '../lib/snapshot'
+import { BuildError, buildSnapshot } from '../lib/snapshot'
+import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
@@ -405,7 +406,7 @@ class ItemBuilder {
       const ufs = (this.municipios[municipio] ??= [])
       if (!ufs.includes(uf)) ufs.push(uf)
     }
-    this.items.push(JSON.stringify(item), key1(tipo, u, m, c), key2(c, tipo, u, m), cnpj, campo, tipo, rootKey(cnpj.slice(0, 8)))
+    this.items.push(storedLine(item), key1(tipo, u, m, c), key2(c, tipo, u, m), cnpj, campo, tipo, rootKey(cnpj.slice(0, 8)))
   }
 
   /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */
@@ -490,4 +491,56 @@ class ItemBuilder {
     }
     for (const rest of pending.values()) for (const x of rest) this.add(cnpj, tipoCode('socio_entrada'), CAMPO_SOCIOS, null, record(x), where)
   }
+}
+
+// ---- dropping old months (dadosbr historico cnpj --descartar-antes / --manter) ----
+
+/** What dropping months changes of a build's manifest (load.ts Manifest: the history part). */
+type Manifest = SnapshotManifest & { historico: HistorySummary }
+
+/** Hard links of every file of a build (recursively) under `to`, but the paths `skip` names (relative to the build). */
+function linkTree(from: string, to: string, skip: Set<string>, at = '') {
+  for (const name of readdirSync(join(from, at))) {
+    const rel = at ? join(at, name) : name
+    if (skip.has(rel)) continue
+    if (statSync(join(from, rel)).isDirectory()) {
+      mkdirSync(join(to, rel), { recursive: true })
+      linkTree(from, to, skip, rel)
+    } else linkOrCopy(join(from, rel), join(to, rel))
+  }
+}
+
+export interface DropResult {
+  descartados: string[]
+  mantidos: string[]
+  /** Bytes of the month files dropped (freed once the build they were swapped out with is removed, at the next swap). */
+  bytes: number
+}
+
+/**
+ * Drops the oldest months of the history: a new build made of hard links to every file of the
+ * build in use but the dropped months' files, swapped in like any build (a running server follows
+ * it; the data in use is untouched if anything fails). The newest month is always kept.
+ */
+export async function dropMonths(dataDir: string, which: { before?: string; keep?: number }): Promise<DropResult> {
+  const link = join(dataDir, DATASET_DIR, CURRENT_LINK)
+  if (!existsSync(link)) throw new BuildError(`nenhuma base do cadastro em ${dataDir}; rode 'dadosbr ingest cnpj' antes`)
+  const held = heldMonths(link)
+  const newest = held.at(-1)
+  const drop = held.filter((m, i) => m !== newest && (which.before !== undefined ? m < which.before : i < held.length - Math.max(1, which.keep ?? held.length)))
+  const bytes = drop.reduce((n, m) => n + statSync(join(link, HISTORY_DIR, historyFile(m))).size, 0)
+  const mantidos = held.filter((m) => !drop.includes(m))
+  if (!drop.length) return { descartados: [], mantidos, bytes: 0 }
+  await buildSnapshot({
+    dataDir,
+    dataset: DATASET_DIR,
+    build: async (work) => {
+      const current = readManifest<Manifest>(link)
+      linkTree(link, work, new Set(['manifest.json', ...drop.map((m) => join(HISTORY_DIR, historyFile(m)))]))
+      const { construido_em: _, ...rest } = current
+      const meses = heldMonths(work)
+      return { ...rest, historico: { ...current.historico, meses, bytes: meses.reduce((n, m) => n + statSync(join(work, HISTORY_DIR, historyFile(m))).size, 0) } }
+    },
+  })
+  return { descartados: drop, mantidos, bytes }
 }

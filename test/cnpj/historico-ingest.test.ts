@@ -175,6 +175,49 @@ describe('the history survives', () => {
   })
 })
 
+describe('dadosbr historico cnpj', () => {
+  const historico = (args: string[]) => {
+    const r = Bun.spawnSync([process.execPath, CLI, 'historico', 'cnpj', ...args], { env: process.env })
+    return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() }
+  }
+
+  test('lists the months held; drops the oldest with a new build of links, swapped in while a server reads it', async () => {
+    const data = await buildHistoryData()
+    const list = historico(['--data', data])
+    expect(list.code).toBe(0)
+    expect(list.out.split('\n').filter(Boolean).map((l) => l.replace(/\s+[\d.]+ MB\s+/, ' | '))).toEqual(['2026-07 | primeiro mês guardado (sem comparação)', '2026-08 | 19 mudanças desde 2026-07'])
+    expect(historico(['--data', data, '--manter', '2'])).toEqual({ code: 0, out: '', err: 'nada a descartar; o histórico guarda 2026-07 a 2026-08\n' })
+    const { app } = await testApp({ dataDir: data })
+    try {
+      const before = readlinkSync(current(data))
+      const dropped = historico(['--data', data, '--manter', '1'])
+      expect(dropped.code).toBe(0)
+      expect(dropped.err).toMatch(/^descartados 2026-07 \([\d.]+ MB, liberados na próxima troca\); o histórico guarda 2026-08\n$/)
+      expect(readlinkSync(current(data))).not.toBe(before)
+      expect(historyFiles(data)).toEqual(['2026-08.sqlite'])
+      expect(manifestOf(data).historico.meses).toEqual(['2026-08'])
+      // The cards and the search are the same files (links), and the server follows the swap.
+      expect(statSync(join(current(data), 'fichas.sqlite')).ino).toBe(statSync(join(data, 'cnpj', before, 'fichas.sqlite')).ino)
+      const store = app.ctx.stores.get('cnpj') as unknown as CnpjStore
+      expect(await store.reload()).toBe(true)
+      expect((await get(app, '/v1/cnpj/empresa/44555666000262?referencia=2026-07')).body.erro.mensagem).toBe("parâmetro de consulta 'referencia': o histórico não tem 2026-07; os meses guardados são 2026-08")
+      expect((await get(app, '/v1/cnpj/mudancas')).body).toMatchObject({ referencia: '2026-08', referencia_anterior: '2026-07', total: 19 })
+      expect((await get(app, '/v1/cnpj/empresa/44555666000262/historico')).body.meses).toEqual(['2026-08'])
+    } finally {
+      await app.close()
+    }
+  })
+
+  test('bad input: one line, and nothing changed', () => {
+    expect(historico(['--data', tempDir('vazio-')])).toMatchObject({ code: 1, err: expect.stringMatching(/^dadosbr historico: nenhuma base do cadastro em .*; rode 'dadosbr ingest cnpj' antes\n$/) })
+    expect(historico(['--manter', '0'])).toMatchObject({ code: 2, err: 'dadosbr historico: --manter precisa ser um inteiro >= 1\n' })
+    expect(historico(['--descartar-antes', '2026-7'])).toMatchObject({ code: 2, err: 'dadosbr historico: --descartar-antes precisa de um mês AAAA-MM\n' })
+    expect(historico(['--manter', '1', '--descartar-antes', '2026-07'])).toMatchObject({ code: 2, err: 'dadosbr historico: use --descartar-antes ou --manter, não os dois\n' })
+    const other = Bun.spawnSync([process.execPath, CLI, 'historico', 'bcb'], { env: process.env })
+    expect(other.stderr.toString()).toBe('dadosbr historico: base desconhecida: bcb (o histórico é do cadastro: dadosbr historico cnpj)\n')
+  })
+})
+
 describe('the bundled sample', () => {
   test('`ingest cnpj --amostra` builds July then August; with --se-preciso again, nothing', () => {
     const data = tempDir('dadosbr-amostra-')

@@ -89,7 +89,7 @@ export type Registro = (string | null)[]
 export type RegistroSocio = (string | null)[]
 
 /**
- * One change, as stored (a JSON array per line of a block, in this order):
+ * One change (the feed's order keys hold its tipo, UF, município and CNAE: see storedLine):
  * - cnpj: the establishment's; for a company-level field or a partner, the CNPJ of the company's
  *   headquarters (else its first establishment) in that month.
  * - tipo: index in TIPOS; campo: index in CAMPOS, CAMPO_PRESENCA or CAMPO_SOCIOS.
@@ -122,6 +122,37 @@ export const municipioCodeOf = (m: string | null) => (m !== null && /^\d{4}$/.te
 export const cnaeCodeOf = (c: string | null) => (c !== null && /^\d{7}$/.test(c) ? Number(c) : CNAE_NONE)
 export const key1 = (tipo: number, uf: number, municipio: number, cnae: number) => ((tipo * 32 + uf) * 16384 + municipio) * 2 ** 24 + cnae
 export const key2 = (cnae: number, tipo: number, uf: number, municipio: number) => ((cnae * 32 + tipo) * 32 + uf) * 16384 + municipio
+/**
+ * An item as stored: a JSON line without what its key1 already holds (tipo, UF, município, CNAE:
+ * ~15 % of a block's bytes), unless one of them is not a value the key can hold (a UF outside the
+ * list, a município or CNAE of another shape), then kept as written.
+ */
+export function storedLine(it: Item): string {
+  const exact =
+    (it[5] === null || UFS.includes(it[5] as (typeof UFS)[number])) &&
+    (it[6] === null || /^\d{4}$/.test(it[6])) && (it[8] === null || /^\d{7}$/.test(it[8])) &&
+    // Nulls and the slot's own values are told apart: a null is kept as written.
+    it[5] !== null && it[6] !== null && it[8] !== null
+  const line: unknown[] = [it[0], it[2], it[3], it[4], it[7], it[9]]
+  if (!exact) line.push([it[5], it[6], it[8]])
+  return JSON.stringify(line)
+}
+
+/** An item from its stored line and key1 (storedLine's inverse). */
+export function itemOf(line: string, key: number): Item {
+  const v = JSON.parse(line) as [string, number, (string | null)[] | null, (string | null)[] | null, string | null, string | null, (string | null)[]?]
+  const cnae = key % 2 ** 24
+  const rest = Math.floor(key / 2 ** 24)
+  const municipio = rest % 16384
+  const tipo = Math.floor(rest / 16384 / 32)
+  const uf = Math.floor(rest / 16384) % 32
+  const raw = v[6]
+  return [
+    v[0], tipo, v[1], v[2], v[3],
+    raw ? raw[0]! : (UFS[uf] ?? null), raw ? raw[1]! : String(municipio).padStart(4, '0'), v[4], raw ? raw[2]! : String(cnae).padStart(7, '0'), v[5],
+  ]
+}
+
 export const itemKey1 = (it: Item) => key1(it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]), cnaeCodeOf(it[I.cnae]))
 export const itemKey2 = (it: Item) => key2(cnaeCodeOf(it[I.cnae]), it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]))
 /** The largest município and CNAE codes, for the upper end of a prefix range. */
@@ -215,6 +246,8 @@ export function encodeFeedBlock(keys: number[], lines: string[]): Uint8Array {
 export interface FeedBlock {
   keys: Float64Array
   lines: string[]
+  /** The items parsed so far (the reader fills it on use). */
+  items?: Item[]
 }
 
 export function decodeFeedBlock(blob: Uint8Array): FeedBlock {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { openImmutable } from '../../core/stores/sqlite'
 import {
   CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT,
-  INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
+  INDEX_CNAE, INDEX_FEED, itemOf, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
 } from './historico-layout'
 import type { CardView } from './service'
 import type { Lookup } from './store'
@@ -126,7 +126,11 @@ export class HistoryMonth {
 
   /** The item at a feed position. */
   item(position: number): Item {
-    return JSON.parse(this.feedBlock(Math.floor(position / FEED_BLOCK)).lines[position % FEED_BLOCK]!) as Item
+    const block = this.feedBlock(Math.floor(position / FEED_BLOCK))
+    const slot = position % FEED_BLOCK
+    // Parsed once per decoded block: a hot page's items are read again and again.
+    block.items ??= new Array(block.lines.length)
+    return (block.items[slot] ??= itemOf(block.lines[slot]!, block.keys[slot]!))
   }
 
   /** The feed position of a CNAE-ordering position. */

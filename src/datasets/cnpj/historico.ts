@@ -166,7 +166,8 @@ function shown(it: Item, values: (string | null)[] | null, view: CardView): unkn
   return valueAt(card(view, ficha(it[I.cnpj], record)) as unknown as Record<string, unknown>, CAMPOS[campo]!.campo)
 }
 
-function change(month: HistoryMonth, it: Item) {
+/** A stored change as the API shows it (also what `dadosbr exportar` writes): its kind, field, and values as each month's card showed them. */
+export function change(month: HistoryMonth, it: Item) {
   const campo = it[I.campo]
   return {
     tipo: TIPOS[it[I.tipo]]!,

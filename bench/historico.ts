@@ -1,0 +1,136 @@
+// The registry's history on two consecutive synthetic months in the real format (dadosbr synth cnpj
+// --mes 0 and --mes 1: openings, closings, moves, partner turnover...): what the comparison adds to
+// the monthly ingest (time, CPU by step, peak memory), the month file's size (and a year of it,
+// extrapolated to the national registry), then /historico, /mudancas (filters and pages of every
+// kind) and the card ?referencia= under wrk, beside a bare Bun server in the same run.
+// `bun bench/historico.ts [--companies 1000000,10000000] [--work DIR] [--reuse] [--conexoes 16] [--segundos 10]`
+import { DuckDBInstance } from '@duckdb/node-api'
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { haveWrk, machineLoad, opt, benchArgs as args, startServer, treeCpu, treeRss, withBareBun, wrk } from './lib'
+
+const sizes = opt('--companies', '1000000').split(',').map(Number)
+const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
+const reuse = args.includes('--reuse')
+const connections = Number(opt('--conexoes', '16'))
+const seconds = Number(opt('--segundos', '10'))
+const bun = process.execPath
+const CLI = resolve(import.meta.dir, '..', 'src', 'cli.ts')
+const fmt = (n: number) => n.toFixed(2)
+const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`
+/** The national registry (docs/desempenho.md): the synthetic month of that size. */
+const NATIONAL_ESTABLISHMENTS = 71_500_000
+
+/** Runs a command; samples its process tree's memory every 200 ms, with the time of each sample. */
+async function run(cmd: string[]) {
+  const started = performance.now()
+  const proc = Bun.spawn(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env, UV_THREADPOOL_SIZE: '8' } })
+  const samples: [number, number][] = []
+  const sampler = setInterval(() => samples.push([(performance.now() - started) / 1000, [...treeRss(proc.pid).values()].reduce((a, b) => a + b, 0)]), 200)
+  await proc.exited
+  clearInterval(sampler)
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(' ')} saiu com ${proc.exitCode}`)
+  return { seconds: (performance.now() - started) / 1000, samples }
+}
+
+for (const companies of sizes) {
+  console.log(`\n== histórico, ${companies.toLocaleString('en')} empresas (${machineLoad()}) ==`)
+  const src = [0, 1].map((k) => join(work, `hist-syn-${companies}-${k}`))
+  const data = join(work, `hist-data-${companies}`)
+  for (const [k, dir] of src.entries())
+    if (!existsSync(join(dir, 'Qualificacoes.zip'))) {
+      const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', dir, '--empresas', String(companies), '--mes', String(k), '--quiet'])
+      console.log(`synth mês ${k}: ${fmt(s.seconds)} s`)
+    }
+  const current = join(data, 'cnpj', 'current')
+  const done = reuse && existsSync(join(current, 'historico', '2026-08.sqlite'))
+  if (!done) {
+    rmSync(data, { recursive: true, force: true })
+    const a = await run([bun, CLI, 'ingest', 'cnpj', '--from', src[0]!, '--mes', '2026-07', '--data', data, '--quiet'])
+    console.log(`ingest 2026-07 (o primeiro mês, sem comparação): ${fmt(a.seconds)} s (${machineLoad()})`)
+    const b = await run([bun, CLI, 'ingest', 'cnpj', '--from', src[1]!, '--mes', '2026-08', '--data', data, '--quiet'])
+    const m = JSON.parse(readFileSync(join(current, 'manifest.json'), 'utf8'))
+    const phase = m.segundos.historico as number
+    // The comparison is the build's last phase: its peak is the peak of the samples in its window.
+    const peak = Math.max(0, ...b.samples.filter(([t]) => t >= b.seconds - phase - 1).map(([, rss]) => rss))
+    const h = m.historico
+    console.log(`ingest 2026-08: ${fmt(b.seconds)} s, das quais a comparação com 2026-07 ${phase} s (${((100 * phase) / b.seconds).toFixed(1)} %), ${m.cpu_segundos.historico} s de CPU (${JSON.stringify(h.cpu_segundos)}); pico de RSS na comparação ${mb(peak)}; pico da ingestão inteira ${mb(Math.max(...b.samples.map(([, r]) => r)))} (${machineLoad()})`)
+    console.log(`fases: ${JSON.stringify(m.segundos)}; CPU: ${JSON.stringify(m.cpu_segundos)}`)
+  }
+  const m = JSON.parse(readFileSync(join(current, 'manifest.json'), 'utf8'))
+  const h = m.historico
+  const monthFile = statSync(join(current, 'historico', '2026-08.sqlite')).size
+  const establishments = m.linhas.estabelecimentos as number
+  const perItem = monthFile / h.itens
+  const nationalItems = (h.itens * NATIONAL_ESTABLISHMENTS) / establishments
+  console.log(`mudanças em 2026-08: ${h.itens.toLocaleString('en')} (${((100 * h.itens) / establishments).toFixed(2)} por 100 estabelecimentos): ${JSON.stringify(h.por_tipo)}`)
+  console.log(
+    `arquivo do mês: ${mb(monthFile)}, ${perItem.toFixed(1)} bytes por mudança; em escala nacional (${NATIONAL_ESTABLISHMENTS.toLocaleString('en')} estabelecimentos, ` +
+      `${Math.round(nationalItems).toLocaleString('en')} mudanças por mês na mesma proporção): ${mb(nationalItems * perItem)} por mês, ${((12 * nationalItems * perItem) / 1e9).toFixed(2)} GB por ano (extrapolado)`,
+  )
+
+  // What the routes are asked: CNPJs with changes and without; every filter kind, on pages from the first to the last.
+  const db = await DuckDBInstance.create(join(current, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+  const c = await db.connect()
+  const random = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 20000 ROWS')).getRows().map((r) => String(r[0]))
+  const municipios = (await c.runAndReadAll("SELECT municipio, count(*) n FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY 2 DESC LIMIT 3")).getRows().map((r) => String(r[0]))
+  const cnaes = (await c.runAndReadAll('SELECT cnae_principal, count(*) n FROM estabelecimentos GROUP BY 1 ORDER BY 2 DESC LIMIT 3')).getRows().map((r) => String(r[0]))
+  c.closeSync()
+  db.closeSync()
+
+  const server = await startServer({ data, args: ['--pre-leitura', '0'], echoWarnings: true })
+  try {
+    const base = server.base
+    const get = async (path: string) => (await fetch(base + path)).json() as Promise<any>
+    // CNPJs with changes: 200 pages spread over the whole feed.
+    const feedPages = Math.ceil(h.itens / 100)
+    const changed: string[] = []
+    for (let k = 0; k < Math.min(200, feedPages); k++) {
+      const r = await get(`/v1/cnpj/mudancas?por_pagina=100&pagina=${1 + Math.floor((k * feedPages) / Math.min(200, feedPages))}`)
+      changed.push(...new Set(r.mudancas.map((x: { cnpj: string }) => x.cnpj) as string[]))
+    }
+    while (changed.length < 15000) changed.push(...changed.slice(0, 15000 - changed.length))
+    const filters: [string, string][] = [
+      ['sem filtro', ''],
+      ['tipo', 'tipo=endereco'],
+      ['uf', 'uf=SP'],
+      ['municipio', `municipio=${municipios[0]}`],
+      ['cnae', `cnae=${cnaes[0]}`],
+      ['tipo + uf + cnae', `tipo=abertura&uf=SP&cnae=${cnaes[1]}`],
+      ['uf + cnae', `uf=MG&cnae=${cnaes[0]}`],
+      ['municipio + cnae', `municipio=${municipios[1]}&cnae=${cnaes[2]}`],
+      ['tipo + municipio', `tipo=contato&municipio=${municipios[2]}`],
+    ]
+    const pagesOf = async (query: string) => {
+      const r = await get(`/v1/cnpj/mudancas?${query}&por_pagina=100`)
+      const pages = Math.max(1, Math.ceil(r.total / 100))
+      return { total: r.total as number, paths: Array.from({ length: 200 }, (_, k) => `/v1/cnpj/mudancas?${query}${query ? '&' : ''}por_pagina=100&pagina=${1 + Math.floor((k * pages) / 200)}`) }
+    }
+    const loads: [string, string[]][] = [
+      [`/historico, CNPJs com mudanças`, changed.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
+      [`/historico, CNPJs sorteados`, random.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
+      [`/empresa?referencia=2026-07, CNPJs com mudanças`, changed.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}?referencia=2026-07`)],
+      [`/empresa?referencia=2026-07, CNPJs sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}?referencia=2026-07`)],
+      [`/completo?referencia=2026-07, CNPJs com mudanças`, changed.slice(10000, 15000).map((x) => `/v1/cnpj/empresa/${x}/completo?referencia=2026-07`)],
+      [`/empresa (sem referencia), os mesmos sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}`)],
+    ]
+    for (const [name, query] of filters) {
+      const { total, paths } = await pagesOf(query)
+      loads.push([`/mudancas ${name} (${total.toLocaleString('en')} mudanças, páginas da 1ª à última, 100 por página)`, paths])
+    }
+    console.log(`-- sob carga: wrk, ${connections} conexões, ${seconds} s por rota, ${server.processes} processos (${machineLoad()}) --`)
+    if (!haveWrk()) continue
+    for (const [name, paths] of loads) {
+      const cpu0 = treeCpu(server.pid)
+      const r = await wrk(base, paths, { connections, seconds })
+      const cpu = ((treeCpu(server.pid) - cpu0) * 1e6) / Math.max(1, r.requests)
+      console.log(`${name}: ${r.rps} req/s, p50 ${fmt(r.p50)} ms, p95 ${fmt(r.p95)} ms, p99 ${fmt(r.p99)} ms, máx. ${fmt(r.max)} ms, ${Math.round(r.bytesPerAnswer)} bytes/resposta, ${Math.round(cpu)} µs de CPU do servidor por pedido${r.errors || r.non2xx ? `, erros ${r.errors}, não 2xx ${r.non2xx}` : ''}`)
+    }
+    const bare = await withBareBun(1, (b) => wrk(b.base, ['/'], { connections, seconds }))
+    console.log(`Bun puro (1 processo), mesma carga: ${bare.rps} req/s, p50 ${fmt(bare.p50)} ms, p95 ${fmt(bare.p95)} ms, p99 ${fmt(bare.p99)} ms (${machineLoad()})`)
+    console.log(`RSS do servidor: ${mb([...treeRss(server.pid).values()].reduce((a, b) => a + b, 0))}`)
+  } finally {
+    await server.stop()
+  }
+  if (!reuse) console.log(`(dados em ${data}; --reuse mede de novo sem construir)`)
+}

@@ -10,20 +10,24 @@ import { CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, I, TIPOS, type Ite
 import { change } from '../../src/datasets/cnpj/historico'
 import { HistoryStore } from '../../src/datasets/cnpj/historico-store'
 import { FICHA, SOCIO } from '../../src/datasets/cnpj/layout'
-import { TABLES } from '../cnpj/parse'
 import { sqlString } from '../lib/sql'
 import type { TableDoc } from './dictionary'
 
-/** The registry table each card field is a column of (the card fields are named as the columns). */
-const columnsOf = (table: keyof typeof TABLES) => TABLES[table].split(', ').map((c) => c.split(' ')[0]!)
-const TABLE_OF: Record<string, string> = {}
-for (const table of ['simples', 'empresas', 'estabelecimentos'] as const) for (const c of columnsOf(table)) TABLE_OF[c] = table
+/**
+ * The registry table each card field is a column of (the card fields are named as the columns),
+ * from the registry attached as `registro` (export.ts).
+ */
+async function tableOfColumns(conn: DuckDBConnection): Promise<Record<string, string>> {
+  const rows = (await conn.runAndReadAll(`SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = 'registro'
+    AND table_name IN ('estabelecimentos', 'empresas', 'simples') ORDER BY CASE table_name WHEN 'estabelecimentos' THEN 0 WHEN 'empresas' THEN 1 ELSE 2 END DESC`)).getRows()
+  return Object.fromEntries(rows.map(([t, c]) => [String(c), String(t)]))
+}
 
 /** A field's raw values keyed by their column names (the card store's text: dates AAAA-MM-DD, decimals with a dot, booleans true/false). */
 const named = (names: readonly string[], values: (string | null)[] | null) => (values === null ? null : Object.fromEntries(names.map((n, i) => [n, values[i] ?? null])))
 const CARD_COLUMNS = FICHA.filter((f) => f !== 'dv')
 
-function row(referencia: string, anterior: string | null, lacuna: boolean, it: Item, shown: ReturnType<typeof change>) {
+function row(tableOf: Record<string, string>, referencia: string, anterior: string | null, lacuna: boolean, it: Item, shown: ReturnType<typeof change>) {
   const campo = it[I.campo]
   let tabela: string
   let antesBruto: Record<string, string | null> | null = null
@@ -38,7 +42,7 @@ function row(referencia: string, anterior: string | null, lacuna: boolean, it: I
     if (it[I.antes]) antesBruto = Object.fromEntries(CARD_COLUMNS.map((c) => [c, it[I.antes]![FICHA.indexOf(c)] ?? null]))
   } else {
     const brutos = CAMPOS[campo]!.brutos
-    tabela = TABLE_OF[brutos[0]!]!
+    tabela = tableOf[brutos[0]!]!
     antesBruto = named(brutos, it[I.antes])
     depoisBruto = named(brutos, it[I.depois])
   }
@@ -56,9 +60,10 @@ const COLUMNS = {
   antes: 'JSON', depois: 'JSON', antes_bruto: 'JSON', depois_bruto: 'JSON', uf: 'VARCHAR', municipio: 'VARCHAR', cnae_principal: 'VARCHAR', razao_social: 'VARCHAR', referencia: 'VARCHAR',
 }
 
-/** Writes `historico/` (the changes, partitioned by month) and `historico_meses.parquet` into `out`; returns their dictionary entries. */
+/** Writes `historico/` (the changes, partitioned by month) and `historico_meses.parquet` into `out` (the registry attached as `registro`); returns their dictionary entries. */
 export async function exportHistory(conn: DuckDBConnection, buildDir: string, out: string, onRows: (n: number) => void): Promise<TableDoc[]> {
   const store = new HistoryStore(buildDir)
+  const tableOf = await tableOfColumns(conn)
   const dir = join(out, 'historico')
   const temp = join(out, '.historico.tmp')
   mkdirSync(temp, { recursive: true })
@@ -78,7 +83,7 @@ export async function exportHistory(conn: DuckDBConnection, buildDir: string, ou
         const lines: string[] = []
         for (let p = from; p < Math.min(itens, from + SLICE); p++) {
           const it = month.item(p)
-          const { referencia: _, ...r } = row(referencia, referencia_anterior, lacuna, it, change(month, it))
+          const { referencia: _, ...r } = row(tableOf, referencia, referencia_anterior, lacuna, it, change(month, it))
           lines.push(JSON.stringify(r))
         }
         const file = join(temp, `${referencia}-${files.length}.json`)

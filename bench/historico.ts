@@ -5,7 +5,7 @@
 // kind) and the card ?referencia= under wrk, beside a bare Bun server in the same run.
 // `bun bench/historico.ts [--companies 1000000,10000000] [--work DIR] [--reuse] [--conexoes 16] [--segundos 10]`
 import { DuckDBInstance } from '@duckdb/node-api'
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { haveWrk, machineLoad, opt, benchArgs as args, startServer, treeCpu, treeRss, withBareBun, wrk } from './lib'
 
@@ -72,13 +72,16 @@ for (const companies of sizes) {
   // What the routes are asked: CNPJs with changes and without; every filter kind, on pages from the first to the last.
   const db = await DuckDBInstance.create(join(current, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
   const c = await db.connect()
-  const random = (await c.runAndReadAll('SELECT cnpj FROM estabelecimentos USING SAMPLE 20000 ROWS')).getRows().map((r) => String(r[0]))
+  // Random CNPJs of the first month (the build the second replaced is kept beside it): every one has a card in 2026-07.
+  const previous = readdirSync(join(data, 'cnpj')).find((d) => d.startsWith('2026-07_'))
+  await c.run(`ATTACH '${join(data, 'cnpj', previous!, 'cnpj.duckdb')}' AS julho (READ_ONLY)`)
+  const random = (await c.runAndReadAll('SELECT cnpj FROM julho.estabelecimentos USING SAMPLE 20000 ROWS')).getRows().map((r) => String(r[0]))
   const municipios = (await c.runAndReadAll("SELECT municipio, count(*) n FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY 2 DESC LIMIT 3")).getRows().map((r) => String(r[0]))
   const cnaes = (await c.runAndReadAll('SELECT cnae_principal, count(*) n FROM estabelecimentos GROUP BY 1 ORDER BY 2 DESC LIMIT 3')).getRows().map((r) => String(r[0]))
   c.closeSync()
   db.closeSync()
 
-  const server = await startServer({ data, args: ['--pre-leitura', '0'], echoWarnings: true })
+  const server = await startServer({ data, args: ['--pre-leitura', '0'] })
   try {
     const base = server.base
     const get = async (path: string) => (await fetch(base + path)).json() as Promise<any>

@@ -347,12 +347,16 @@ export function compareSocios(a: RegistroSocio, b: RegistroSocio): number {
   return 0
 }
 
-/** A card record as the card renderer's named fields. */
-export function ficha(cnpj: string, values: readonly (string | null)[]): Ficha {
-  const f = { cnpj } as Ficha
-  for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] ?? null
-  return f
-}
+/**
+ * A card record as the card renderer's named fields. Built by a function generated once from FICHA
+ * (one object literal of a fixed shape): the loop assigning 29 names one by one was a sixth of a
+ * feed page's CPU (profiled at 1 M companies).
+ */
+export const ficha: (cnpj: string, values: readonly (string | null)[]) => Ficha = new Function(
+  'cnpj',
+  'v',
+  `return { cnpj, ${FICHA.map((f, i) => `${JSON.stringify(f)}: v[${i}] ?? null`).join(', ')} }`,
+) as (cnpj: string, values: readonly (string | null)[]) => Ficha
 
 /** The value at a card path ('endereco.uf'); null where the path ends early. */
 export function valueAt(card: Record<string, unknown>, path: string): unknown {

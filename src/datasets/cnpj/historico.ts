@@ -161,17 +161,19 @@ function shown(it: Item, values: (string | null)[] | null, view: CardView): unkn
   const campo = it[I.campo]
   if (campo === CAMPO_PRESENCA || values === null) return null
   if (campo === CAMPO_SOCIOS) return socio(view, socioRow(values))
-  const record = [...EMPTY]
-  setBrutos(record, campo, values)
+  const idx = CAMPO_BRUTOS[campo]!
+  const record = EMPTY.slice()
+  for (let i = 0; i < idx.length; i++) record[idx[i]!] = values[i] ?? null
   return valueAt(card(view, ficha(it[I.cnpj], record)) as unknown as Record<string, unknown>, CAMPOS[campo]!.campo)
 }
 
+const campoName = (campo: number) => (campo >= 0 ? CAMPOS[campo]!.campo : campo === CAMPO_SOCIOS ? 'socios' : null)
+
 /** A stored change as the API shows it (also what `dadosbr exportar` writes): its kind, field, and values as each month's card showed them. */
 export function change(month: HistoryMonth, it: Item) {
-  const campo = it[I.campo]
   return {
     tipo: TIPOS[it[I.tipo]]!,
-    campo: campo >= 0 ? CAMPOS[campo]!.campo : campo === CAMPO_SOCIOS ? 'socios' : null,
+    campo: campoName(it[I.campo]),
     antes: shown(it, it[I.antes], month.view(ROTULOS_ANTERIOR)),
     depois: shown(it, it[I.depois], month.view(ROTULOS_MES)),
   }
@@ -275,8 +277,19 @@ function page(base: Omit<Out<typeof Mudancas>, 'total' | 'mudancas'>, total: num
 }
 
 function feedItem(month: HistoryMonth, it: Item): Out<typeof MudancaDoMes> {
+  const mes = month.view(ROTULOS_MES)
+  const anterior = month.view(ROTULOS_ANTERIOR)
   // saiu_do_cadastro is shown where the establishment was, with the tables of that month.
-  const view = it[I.tipo] === TIPO.saiu ? month.view(ROTULOS_ANTERIOR) : month.view(ROTULOS_MES)
-  const place = { uf: it[I.uf], municipio: it[I.municipio], cidade_exterior: it[I.exterior] } as Ficha
-  return { cnpj: it[I.cnpj], ...change(month, it), uf: it[I.uf], municipio: municipio(view, place), cnae_principal: it[I.cnae], razao_social: it[I.razao] }
+  const place = it[I.tipo] === TIPO.saiu ? anterior : mes
+  return {
+    cnpj: it[I.cnpj],
+    tipo: TIPOS[it[I.tipo]]!,
+    campo: campoName(it[I.campo]),
+    antes: shown(it, it[I.antes], anterior),
+    depois: shown(it, it[I.depois], mes),
+    uf: it[I.uf],
+    municipio: municipio(place, { uf: it[I.uf], municipio: it[I.municipio], cidade_exterior: it[I.exterior] } as Ficha),
+    cnae_principal: it[I.cnae],
+    razao_social: it[I.razao],
+  }
 }

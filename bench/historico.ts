@@ -85,14 +85,16 @@ for (const companies of sizes) {
   try {
     const base = server.base
     const get = async (path: string) => (await fetch(base + path)).json() as Promise<any>
-    // CNPJs with changes: 200 pages spread over the whole feed.
+    // CNPJs with changes: 200 pages spread over the whole feed; for ?referencia=2026-07, those that were in the dump then (no abertura).
     const feedPages = Math.ceil(h.itens / 100)
-    const changed: string[] = []
+    const seen = new Map<string, boolean>()
     for (let k = 0; k < Math.min(200, feedPages); k++) {
       const r = await get(`/v1/cnpj/mudancas?por_pagina=100&pagina=${1 + Math.floor((k * feedPages) / Math.min(200, feedPages))}`)
-      changed.push(...new Set(r.mudancas.map((x: { cnpj: string }) => x.cnpj) as string[]))
+      for (const x of r.mudancas as { cnpj: string; tipo: string }[]) seen.set(x.cnpj, (seen.get(x.cnpj) ?? true) && x.tipo !== 'abertura' && x.tipo !== 'voltou_ao_cadastro')
     }
-    while (changed.length < 15000) changed.push(...changed.slice(0, 15000 - changed.length))
+    const fill = (xs: string[]) => Array.from({ length: 15000 }, (_, k) => xs[k % xs.length]!)
+    const changed = fill([...seen.keys()])
+    const changedThen = fill([...seen].filter(([, then]) => then).map(([c]) => c))
     const filters: [string, string][] = [
       ['sem filtro', ''],
       ['tipo', 'tipo=endereco'],
@@ -112,9 +114,9 @@ for (const companies of sizes) {
     const loads: [string, string[]][] = [
       [`/historico, CNPJs com mudanças`, changed.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
       [`/historico, CNPJs sorteados`, random.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
-      [`/empresa?referencia=2026-07, CNPJs com mudanças`, changed.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}?referencia=2026-07`)],
+      [`/empresa?referencia=2026-07, CNPJs com mudanças`, changedThen.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}?referencia=2026-07`)],
       [`/empresa?referencia=2026-07, CNPJs sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}?referencia=2026-07`)],
-      [`/completo?referencia=2026-07, CNPJs com mudanças`, changed.slice(10000, 15000).map((x) => `/v1/cnpj/empresa/${x}/completo?referencia=2026-07`)],
+      [`/completo?referencia=2026-07, CNPJs com mudanças`, changedThen.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}/completo?referencia=2026-07`)],
       [`/empresa (sem referencia), os mesmos sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}`)],
     ]
     for (const [name, query] of filters) {

@@ -7,26 +7,30 @@ import {
   INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, type HistoryMeta, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 
-/** The items of a month, as parallel arrays (one entry per item): cheaper than an object each at national size. */
+/**
+ * The items of a month, as parallel arrays (one entry per item): their stored lines, feed and CNAE
+ * keys and roots, ~140 bytes an item (an object each would be several times that at national size,
+ * ~3.5 M items a month).
+ */
 export class ItemList {
   lines: string[] = []
   key1: number[] = []
   key2: number[] = []
-  cnpj: string[] = []
-  campo: number[] = []
-  tipo: number[] = []
   root: number[] = []
+  campo: number[] = []
   get length() {
     return this.lines.length
   }
-  push(line: string, k1: number, k2: number, cnpj: string, campo: number, tipo: number, root: number) {
+  push(line: string, k1: number, k2: number, root: number, campo: number) {
     this.lines.push(line)
     this.key1.push(k1)
     this.key2.push(k2)
-    this.cnpj.push(cnpj)
-    this.campo.push(campo)
-    this.tipo.push(tipo)
     this.root.push(root)
+    this.campo.push(campo)
+  }
+  /** The tipo of item i (the high bits of its feed key: historico-layout.ts key1). */
+  tipo(i: number): number {
+    return Math.floor(this.key1[i]! / 2 ** 24 / 16384 / 32)
   }
 }
 
@@ -43,9 +47,19 @@ export interface MonthFile {
   municipios: Record<string, string[]>
 }
 
+/** The CNPJs of two stored lines compared (a line begins with `["` and the 14 characters of its CNPJ), without slicing. */
+function compareCnpjs(a: string, b: string): number {
+  for (let i = 2; i < 16; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i)
+    if (d) return d
+  }
+  return 0
+}
+
+/** Feed order: key1, CNPJ, the field (in CAMPOS order), then the line itself (partners of one company). */
 const FEED_ORDER = (items: ItemList) => (a: number, b: number) =>
   items.key1[a]! - items.key1[b]! ||
-  (items.cnpj[a]! < items.cnpj[b]! ? -1 : items.cnpj[a]! > items.cnpj[b]! ? 1 : 0) ||
+  compareCnpjs(items.lines[a]!, items.lines[b]!) ||
   items.campo[a]! - items.campo[b]! ||
   (items.lines[a]! < items.lines[b]! ? -1 : items.lines[a]! > items.lines[b]! ? 1 : 0)
 
@@ -53,7 +67,7 @@ const FEED_ORDER = (items: ItemList) => (a: number, b: number) =>
 export function writeMonthFile(path: string, month: MonthFile): HistoryMeta {
   const { items } = month
   const porTipo: Record<string, number> = {}
-  for (const t of items.tipo) porTipo[TIPOS[t]!] = (porTipo[TIPOS[t]!] ?? 0) + 1
+  for (let i = 0; i < items.length; i++) porTipo[TIPOS[items.tipo(i)]!] = (porTipo[TIPOS[items.tipo(i)]!] ?? 0) + 1
   const meta: HistoryMeta = {
     formato: HISTORY_FORMAT, referencia: month.referencia, referencia_anterior: month.referencia_anterior, lacuna: month.lacuna,
     itens: items.length, por_tipo: porTipo,

@@ -150,6 +150,13 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
     preserve_insertion_order: 'false',
   })
   const conn = await instance.connect()
+  let open = true
+  const close = () => {
+    if (!open) return
+    open = false
+    conn.closeSync()
+    instance.closeSync()
+  }
   let meta: HistoryMeta | null = null
   let cpu: Record<string, number> = {}
   try {
@@ -167,6 +174,9 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       const left = new Set<string>()
       for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
       const { steps, ...month } = await compareMonths(conn, { ...o, tmp, rotulos, left })
+      // DuckDB's memory goes back before the month file is sorted and written (the items are in JavaScript).
+      close()
+      releaseResults(true)
       meta = writeMonthFile(join(dir, historyFile(plan.month)), {
         referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
         rotulos, rotulosAnterior: rotulosAntes, ...month,
@@ -175,8 +185,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       cpu = steps.cpu
     }
   } finally {
-    conn.closeSync()
-    instance.closeSync()
+    close()
     rmSync(tmp, { recursive: true, force: true })
   }
   const meses = heldMonths(work)
@@ -406,7 +415,7 @@ class ItemBuilder {
       const ufs = (this.municipios[municipio] ??= [])
       if (!ufs.includes(uf)) ufs.push(uf)
     }
-    this.items.push(storedLine(item), key1(tipo, u, m, c), key2(c, tipo, u, m), cnpj, campo, tipo, rootKey(cnpj.slice(0, 8)))
+    this.items.push(storedLine(item), key1(tipo, u, m, c), key2(c, tipo, u, m), rootKey(cnpj.slice(0, 8)), campo)
   }
 
   /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */

@@ -100,16 +100,26 @@ function undoPartners(partners: RegistroSocio[], items: Item[]) {
 
 const fields = (dados: string): Registro => dados.split(CARD_SEPARATOR).map((v) => v || null)
 
-/** The root's establishments and partners as they were in `referencia` (a month held), from the current ones. */
-function rootAt(files: CnpjFiles, root: string, referencia: string) {
-  const records = new Map<string, Registro | null>(files.cards.cardsOfRoot(root).map((c) => [c.cnpj, fields(c.dados)]))
-  const dados = files.cards.partners(root)
+/**
+ * The root's establishments and partners as they were in `referencia` (a month held), from the
+ * current ones: every establishment of the root (`/completo`), or the one asked only (its card,
+ * `only`), and the partners when `partners` (`/socios`, `/completo`).
+ */
+function rootAt(files: CnpjFiles, root: string, referencia: string, o: { only?: string; partners: boolean }) {
+  let records: Map<string, Registro | null>
+  if (o.only !== undefined) {
+    const dados = files.cards.card(o.only)
+    records = new Map([[o.only, dados === null ? null : fields(dados)]])
+  } else records = new Map(files.cards.cardsOfRoot(root).map((c) => [c.cnpj, fields(c.dados)]))
+  const dados = o.partners ? files.cards.partners(root) : null
   const partners: RegistroSocio[] = dados === null ? [] : dados.split(PARTNER_SEPARATOR).map(fields)
   const key = rootKey(root)
   for (const month of laterMonths(files, referencia)) {
-    const items = month.itemsOfRoot(key)
+    let items = month.itemsOfRoot(key)
+    if (!items.length) continue
+    if (o.only !== undefined) items = items.filter((it) => it[I.cnpj] === o.only || isCompanyItem(it) || (o.partners && it[I.campo] === CAMPO_SOCIOS))
     undoEstablishments(records, items)
-    undoPartners(partners, items)
+    if (o.partners) undoPartners(partners, items)
   }
   partners.sort(compareSocios)
   return { records, partners }
@@ -129,7 +139,7 @@ const fichaOf = (cnpj: string, record: Registro): Ficha => ficha(cnpj, record)
 export function empresaEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof Empresa> | null {
   const view = monthAsked(files, referencia)
   if (!view) return null
-  const record = rootAt(files, cnpj.slice(0, 8), view.referencia).records.get(cnpj)
+  const record = rootAt(files, cnpj.slice(0, 8), view.referencia, { only: cnpj, partners: false }).records.get(cnpj)
   if (!record) throw notFound(view, cnpj)
   return card(view, fichaOf(cnpj, record))
 }
@@ -137,7 +147,7 @@ export function empresaEm(files: CnpjFiles, cnpj: string, referencia: string | u
 export function completoEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof EmpresaCompleta> | null {
   const view = monthAsked(files, referencia)
   if (!view) return null
-  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia)
+  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia, { partners: true })
   const main = records.get(cnpj)
   if (!main) throw notFound(view, cnpj)
   const fichas = [...records].filter(([, r]) => r).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, r]) => fichaOf(c, r!))
@@ -147,7 +157,7 @@ export function completoEm(files: CnpjFiles, cnpj: string, referencia: string | 
 export function sociosEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): Out<typeof Socios> | null {
   const view = monthAsked(files, referencia)
   if (!view) return null
-  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia)
+  const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia, { only: cnpj, partners: true })
   if (!records.get(cnpj)) throw notFound(view, cnpj)
   return sociosAnswer(view, cnpj, partners.map((p) => socio(view, socioRow(p))))
 }

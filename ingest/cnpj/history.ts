@@ -1,12 +1,13 @@
 // The registry's history, kept by the monthly ingest (docs/historico.md). A new month is compared
-// with the build in use, through that build's DuckDB tables (the registry as loaded, the same
-// columns whatever layout its card store has), partition by partition: the old month's tables are
-// split into the same root partitions as the new month's, and each pair of partitions is joined on
-// the CNPJ (establishments) and on the root (company, Simples, partners). What differs crosses to
-// JavaScript, where each card field's raw values are compared (CAMPOS) and a change is kept only
-// when the card shows it. The month's changes go to a new month file beside hard links to the
-// files of the months already held: the history is swapped with the build, and a failed build
-// (its temp dir removed) changes nothing.
+// with the build in use through both builds' DuckDB tables (the registry as loaded: the same
+// columns whatever layout the card store has). First one hash per row of each month (a sum per root
+// for the partners), split by root partition, finds the roots that changed; then only those roots'
+// rows are split again and joined month against month as the card store builds the card (the
+// establishment's part, the company's part, the partner list). What differs crosses to JavaScript,
+// where each card field's raw values are compared (CAMPOS) and a change is kept only when the card
+// shows it. The month's changes go to a new month file beside hard links to the files of the months
+// already held: the history is swapped with the build, and a failed build (its temp dir removed)
+// changes nothing.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,6 +19,7 @@ import {
 } from '../../src/datasets/cnpj/historico-layout'
 import { card, socio, socioRow, type CardView } from '../../src/datasets/cnpj/service'
 import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
+import { parseMeta } from '../../src/datasets/cnpj/historico-store'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
 import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
@@ -197,8 +199,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
 export function monthMeta(path: string): HistoryMeta {
   const db = new Database(path, { readonly: true })
   try {
-    const m = Object.fromEntries((db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[]).map((r) => [r.chave, r.valor]))
-    return { formato: Number(m.formato), referencia: m.referencia!, referencia_anterior: m.referencia_anterior === 'null' ? null : (m.referencia_anterior ?? null), lacuna: m.lacuna === 'true', itens: Number(m.itens), por_tipo: JSON.parse(m.por_tipo ?? '{}') }
+    return parseMeta(db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
   } finally {
     db.close()
   }

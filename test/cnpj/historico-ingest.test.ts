@@ -6,6 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
+import { FINGERPRINT_DIR } from '../../ingest/cnpj/history'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
@@ -127,6 +128,27 @@ describe('months only forward', () => {
     await old.close()
     const m = await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, ...quiet })
     expect(m.historico).toMatchObject({ meses: ['2026-07', '2026-08'], itens: 19 })
+  })
+})
+
+describe("the month's fingerprints", () => {
+  test("a build keeps its month's fingerprints; the next month compared with them finds what hashing the old month again finds", async () => {
+    const data = await buildHistoryData()
+    expect(existsSync(join(current(data), FINGERPRINT_DIR, 'versao'))).toBe(true)
+    expect(readdirSync(join(current(data), FINGERPRINT_DIR)).sort()).toEqual(['empresas', 'estabelecimentos', 'simples', 'socios', 'versao'])
+    // The same September twice: once through August's fingerprints, once with them gone (August hashed again from its DuckDB file).
+    const other = await buildHistoryData()
+    rmSync(join(current(other), FINGERPRINT_DIR), { recursive: true })
+    await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-09', dataDir: data, ...quiet })
+    await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-09', dataDir: other, ...quiet })
+    const feeds = []
+    for (const d of [data, other]) {
+      const { app } = await testApp({ dataDir: d })
+      feeds.push((await get(app, '/v1/cnpj/mudancas?por_pagina=100')).body)
+      await app.close()
+    }
+    expect(feeds[0].total).toBe(19)
+    expect(feeds[1]).toEqual(feeds[0])
   })
 })
 

@@ -15,7 +15,7 @@ import { Database } from 'bun:sqlite'
 import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import {
   CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
-  ficha, key1, key2, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, type HistoryMeta, type Item, type Registro, type RotulosJson,
+  ficha, key1, key2, monthRanges, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, type HistoryMeta, type Item, type Registro, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 import { card, socio, socioRow, type CardView } from '../../src/datasets/cnpj/service'
 import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
@@ -41,22 +41,13 @@ export interface HistoryPlan {
   held: string[]
 }
 
+export { monthRanges }
+
 /** Months held in a build's history folder, oldest first. */
 export function heldMonths(buildDir: string): string[] {
   const dir = join(buildDir, HISTORY_DIR)
   if (!existsSync(dir)) return []
   return readdirSync(dir).map((f) => HISTORY_FILE.exec(f)?.[1]).filter((m): m is string => Boolean(m)).sort()
-}
-
-/** "2026-05 a 2026-08, 2026-10": months held, runs of consecutive months joined. */
-export function monthRanges(months: string[]): string {
-  const runs: string[][] = []
-  for (const m of months) {
-    const last = runs.at(-1)
-    if (last && monthsBetween(last.at(-1)!, m) === 0) last.push(m)
-    else runs.push([m])
-  }
-  return runs.map((r) => (r.length === 1 ? r[0]! : `${r[0]} a ${r.at(-1)}`)).join(', ')
 }
 
 /**

@@ -215,6 +215,17 @@ export function monthsBetween(a: string, b: string): number {
   return n(b) - n(a) - 1
 }
 
+/** "2026-05 a 2026-08, 2026-10": months, runs of consecutive ones joined (messages and the CLI name the months held this way). */
+export function monthRanges(months: string[]): string {
+  const runs: string[][] = []
+  for (const m of months) {
+    const last = runs.at(-1)
+    if (last && monthsBetween(last.at(-1)!, m) === 0) last.push(m)
+    else runs.push([m])
+  }
+  return runs.map((r) => (r.length === 1 ? r[0]! : `${r[0]} a ${r.at(-1)}`)).join(', ')
+}
+
 // ---- block codecs (zstd) ----
 
 const encoder = new TextEncoder()

@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import {
   CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, compareSocios, ficha, I, key1, key2, MAX, municipioCodeOf,
-  ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, tipoCode, ufSlotOf, valueAt, type Item, type Registro, type RegistroSocio,
+  monthRanges, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, tipoCode, ufSlotOf, valueAt, type Item, type Registro, type RegistroSocio,
 } from './historico-layout'
 import type { HistoryMonth } from './historico-store'
 import { CARD_SEPARATOR, FICHA, PARTNER_SEPARATOR, rootKey } from './layout'
@@ -19,23 +19,9 @@ type Out<T extends z.ZodType> = z.output<T>
 
 const TIPO = { abertura: tipoCode('abertura'), voltou: tipoCode('voltou_ao_cadastro'), saiu: tipoCode('saiu_do_cadastro'), entrada: tipoCode('socio_entrada'), saida: tipoCode('socio_saida'), alteracao: tipoCode('socio_alteracao') }
 
-/** Months held, as a message names them: runs of consecutive months joined ("2026-05 a 2026-08"). */
-function monthRanges(months: string[]): string {
-  const index = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7))
-  const runs: string[][] = []
-  for (const m of months) {
-    const last = runs.at(-1)
-    if (last && index(m) === index(last.at(-1)!) + 1) last.push(m)
-    else runs.push([m])
-  }
-  return runs.map((r) => (r.length === 1 ? r[0]! : `${r[0]} a ${r.at(-1)}`)).join(', ')
-}
-
-const heldOf = (files: CnpjFiles) => files.historico.held
-
 /** 400 naming the months held, for a month the history does not hold. */
 function notHeld(files: CnpjFiles, referencia: string): ApiError {
-  const held = heldOf(files)
+  const held = files.historico.held
   return new ApiError(
     'parametro_invalido',
     held.length

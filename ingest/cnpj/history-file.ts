@@ -1,36 +1,51 @@
 // Writes one month file of the history (src/datasets/cnpj/historico-layout.ts): the month's
 // changes in feed order, in zstd blocks, with the CNAE ordering, the roots' positions and the
 // month's code tables. Written once into the build's temp dir; never changed after.
+//
+// The items wait in a DuckDB table (ItemSink) and come back sorted in chunks: a national month is
+// ~3.5 M items, and held in JavaScript (lines and keys) they and their sorting peaked at 3.1 GB
+// (measured on 3.5 M items); in DuckDB they stay under its memory limit and spill to disk beyond.
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
+import { releaseResults } from '../lib/release-results'
 import {
   CNAE_BLOCK, encodeCnaeBlock, encodeFeedBlock, encodeFloats, encodeJson, encodeRootBlock, FEED_BLOCK, ROOT_BLOCK, HISTORY_FORMAT, HISTORY_SCHEMA,
   INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, type HistoryMeta, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 
+/** The table the month's items wait in, one row per item. */
+const ITEMS_TABLE = `CREATE TABLE itens (chave DOUBLE, cnpj VARCHAR, campo INTEGER, linha VARCHAR, raiz DOUBLE)`
 /**
- * The items of a month, as parallel arrays (one entry per item): their stored lines, feed and CNAE
- * keys and roots, ~140 bytes an item (an object each would be several times that at national size,
- * ~3.5 M items a month).
+ * Feed order: key1 (tipo, UF, município, CNAE), CNPJ, the field (in CAMPOS order), then the line
+ * itself (partners of one company); each item's position in it is its place in the feed.
  */
-export class ItemList {
-  lines: string[] = []
-  key1: number[] = []
-  key2: number[] = []
-  root: number[] = []
-  campo: number[] = []
-  get length() {
-    return this.lines.length
+const FEED_ORDER = 'chave, cnpj, campo, linha'
+
+/** Collects a month's items into a DuckDB table, through an appender on a connection of its own. */
+export class ItemSink {
+  count = 0
+  private constructor(readonly conn: DuckDBConnection, private readonly appender: DuckDBAppender) {}
+
+  static async open(conn: DuckDBConnection): Promise<ItemSink> {
+    await conn.run(ITEMS_TABLE)
+    return new ItemSink(conn, await conn.createAppender('itens'))
   }
-  push(line: string, k1: number, k2: number, root: number, campo: number) {
-    this.lines.push(line)
-    this.key1.push(k1)
-    this.key2.push(k2)
-    this.root.push(root)
-    this.campo.push(campo)
+
+  push(line: string, k1: number, cnpj: string, campo: number, root: number) {
+    const a = this.appender
+    a.appendDouble(k1)
+    a.appendVarchar(cnpj)
+    a.appendInteger(campo)
+    a.appendVarchar(line)
+    a.appendDouble(root)
+    a.endRow()
+    this.count++
   }
-  /** The tipo of item i (the high bits of its feed key: historico-layout.ts key1). */
-  tipo(i: number): number {
-    return Math.floor(this.key1[i]! / 2 ** 24 / 16384 / 32)
+
+  /** Every item appended is in the table. */
+  close() {
+    this.appender.flushSync()
+    this.appender.closeSync()
   }
 }
 
@@ -40,37 +55,35 @@ export interface MonthFile {
   lacuna: boolean
   rotulos: RotulosJson
   rotulosAnterior: RotulosJson | null
-  items: ItemList
+  /** The month's items (none for the first month held). */
+  items: ItemSink | null
   /** CNPJs that left the registry in this month. */
   saidas: string[]
   /** The município codes of the items, with their UFs (one in a clean dump: the Receita's codes are national). */
   municipios: Record<string, string[]>
 }
 
-/** The CNPJs of two stored lines compared (a line begins with `["` and the 14 characters of its CNPJ), without slicing. */
-function compareCnpjs(a: string, b: string): number {
-  for (let i = 2; i < 16; i++) {
-    const d = a.charCodeAt(i) - b.charCodeAt(i)
-    if (d) return d
+/** A query's rows, chunk by chunk, as arrays of column values. */
+async function* chunks(conn: DuckDBConnection, sql: string): AsyncGenerator<unknown[][]> {
+  const result = await conn.stream(sql)
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) return
+    yield chunk.getRows() as unknown[][]
   }
-  return 0
 }
 
-/** Feed order: key1, CNPJ, the field (in CAMPOS order), then the line itself (partners of one company). */
-const FEED_ORDER = (items: ItemList) => (a: number, b: number) =>
-  items.key1[a]! - items.key1[b]! ||
-  compareCnpjs(items.lines[a]!, items.lines[b]!) ||
-  items.campo[a]! - items.campo[b]! ||
-  (items.lines[a]! < items.lines[b]! ? -1 : items.lines[a]! > items.lines[b]! ? 1 : 0)
-
 /** Writes `path` (a new file) and returns its meta. */
-export function writeMonthFile(path: string, month: MonthFile): HistoryMeta {
-  const { items } = month
+export async function writeMonthFile(path: string, month: MonthFile): Promise<HistoryMeta> {
+  const items = month.items
+  const conn = items?.conn
   const porTipo: Record<string, number> = {}
-  for (let i = 0; i < items.length; i++) porTipo[TIPOS[items.tipo(i)]!] = (porTipo[TIPOS[items.tipo(i)]!] ?? 0) + 1
+  if (conn)
+    for (const [tipo, n] of (await conn.runAndReadAll(`SELECT floor(chave / ${2 ** 24 * 16384 * 32})::INTEGER AS t, count(*) FROM itens GROUP BY t ORDER BY t`)).getRows())
+      porTipo[TIPOS[Number(tipo)]!] = Number(n)
   const meta: HistoryMeta = {
     formato: HISTORY_FORMAT, referencia: month.referencia, referencia_anterior: month.referencia_anterior, lacuna: month.lacuna,
-    itens: items.length, por_tipo: porTipo,
+    itens: items?.count ?? 0, por_tipo: porTipo,
   }
   const db = new Database(path, { create: true })
   try {
@@ -83,54 +96,95 @@ export function writeMonthFile(path: string, month: MonthFile): HistoryMeta {
     const putRotulos = db.prepare('INSERT INTO rotulos (chave, dados) VALUES (?, ?)')
     putRotulos.run(ROTULOS_MES, encodeJson(month.rotulos))
     if (month.rotulosAnterior) putRotulos.run(ROTULOS_ANTERIOR, encodeJson(month.rotulosAnterior))
-
-    // The feed: items in (key1, CNPJ, field) order, FEED_BLOCK per block.
-    const order = Array.from({ length: items.length }, (_, i) => i).sort(FEED_ORDER(items))
     const putFeed = db.prepare('INSERT INTO fluxo (chave, dados) VALUES (?, ?)')
-    const firstKeys: number[] = []
-    for (let b = 0; b * FEED_BLOCK < order.length; b++) {
-      const slice = order.slice(b * FEED_BLOCK, (b + 1) * FEED_BLOCK)
-      firstKeys.push(items.key1[slice[0]!]!)
-      putFeed.run(b, encodeFeedBlock(slice.map((i) => items.key1[i]!), slice.map((i) => items.lines[i]!)))
-    }
-    // The CNAE ordering: feed positions by (key2, position); within one CNAE it keeps the feed's order.
-    const byCnae = Array.from({ length: order.length }, (_, p) => p).sort((p, q) => items.key2[order[p]!]! - items.key2[order[q]!]! || p - q)
     const putCnae = db.prepare('INSERT INTO fluxo_cnae (chave, dados) VALUES (?, ?)')
-    const firstKeys2: number[] = []
-    for (let b = 0; b * CNAE_BLOCK < byCnae.length; b++) {
-      const slice = byCnae.slice(b * CNAE_BLOCK, (b + 1) * CNAE_BLOCK)
-      const keys = slice.map((p) => items.key2[order[p]!]!)
-      firstKeys2.push(keys[0]!)
-      putCnae.run(b, encodeCnaeBlock(keys, slice))
-    }
     const putIndex = db.prepare('INSERT INTO indice (chave, dados) VALUES (?, ?)')
+    const putRoot = db.prepare('INSERT INTO raiz (chave, dados) VALUES (?, ?)')
+    const firstKeys: number[] = []
+    const firstKeys2: number[] = []
+    if (conn) {
+      // Each item's place in the feed, once.
+      await conn.run(`CREATE TABLE fluxo AS SELECT (row_number() OVER (ORDER BY ${FEED_ORDER}) - 1)::UINTEGER AS pos, chave, linha, raiz FROM itens`)
+      await conn.run('DROP TABLE itens')
+      // The feed: FEED_BLOCK items a block.
+      let keys: number[] = []
+      let lines: string[] = []
+      let block = 0
+      const flushFeed = () => {
+        firstKeys.push(keys[0]!)
+        putFeed.run(block++, encodeFeedBlock(keys, lines))
+        keys = []
+        lines = []
+      }
+      for await (const rows of chunks(conn, 'SELECT chave, linha FROM fluxo ORDER BY pos'))
+        for (const [k, line] of rows) {
+          keys.push(Number(k))
+          lines.push(String(line))
+          if (keys.length === FEED_BLOCK) flushFeed()
+        }
+      if (keys.length) flushFeed()
+      releaseResults()
+      // The CNAE ordering: feed positions by (key2, position); within one CNAE it keeps the feed's order.
+      let positions: number[] = []
+      let cnaeKeys: number[] = []
+      block = 0
+      const flushCnae = () => {
+        firstKeys2.push(cnaeKeys[0]!)
+        putCnae.run(block++, encodeCnaeBlock(cnaeKeys, positions))
+        positions = []
+        cnaeKeys = []
+      }
+      const KEY2 = key2Sql('chave')
+      for await (const rows of chunks(conn, `SELECT pos, ${KEY2} AS k2 FROM fluxo ORDER BY k2, pos`))
+        for (const [pos, k2] of rows) {
+          positions.push(Number(pos))
+          cnaeKeys.push(Number(k2))
+          if (positions.length === CNAE_BLOCK) flushCnae()
+        }
+      if (positions.length) flushCnae()
+      releaseResults()
+      // Each root's feed positions, ROOT_BLOCK roots a block, keyed by the block's first root.
+      let roots: number[] = []
+      let rootPositions: number[][] = []
+      const flushRoots = () => {
+        if (roots.length) putRoot.run(roots[0]!, encodeRootBlock(roots, rootPositions))
+        roots = []
+        rootPositions = []
+      }
+      for await (const rows of chunks(conn, 'SELECT raiz, pos FROM fluxo ORDER BY raiz, pos'))
+        for (const [r, pos] of rows) {
+          const root = Number(r)
+          if (roots.at(-1) === root) rootPositions.at(-1)!.push(Number(pos))
+          else {
+            if (roots.length === ROOT_BLOCK) flushRoots()
+            roots.push(root)
+            rootPositions.push([Number(pos)])
+          }
+        }
+      flushRoots()
+      await conn.run('DROP TABLE fluxo')
+    }
     putIndex.run(INDEX_FEED, encodeFloats(firstKeys))
     putIndex.run(INDEX_CNAE, encodeFloats(firstKeys2))
-
-    // Each root's feed positions.
-    const byRoot = new Map<number, number[]>()
-    for (let p = 0; p < order.length; p++) {
-      const root = items.root[order[p]!]!
-      const list = byRoot.get(root)
-      if (list) list.push(p)
-      else byRoot.set(root, [p])
-    }
-    // Each root's feed positions, ROOT_BLOCK roots a block, keyed by the block's first root.
-    const roots = [...byRoot.keys()].sort((a, b) => a - b)
-    const putRoot = db.prepare('INSERT INTO raiz (chave, dados) VALUES (?, ?)')
-    for (let b = 0; b < roots.length; b += ROOT_BLOCK) {
-      const slice = roots.slice(b, b + ROOT_BLOCK)
-      putRoot.run(slice[0]!, encodeRootBlock(slice, slice.map((r) => byRoot.get(r)!)))
-    }
     const putExtra = db.prepare('INSERT INTO extra (chave, dados) VALUES (?, ?)')
     putExtra.run('saidas', encodeJson(month.saidas))
     putExtra.run('municipios', encodeJson(month.municipios))
     db.exec('COMMIT')
-    for (const s of [putMeta, putRotulos, putFeed, putCnae, putIndex, putRoot, putExtra]) s.finalize()
+    for (const st of [putMeta, putRotulos, putFeed, putCnae, putIndex, putRoot, putExtra]) st.finalize()
   } catch (err) {
     db.close()
     throw err
   }
   db.close()
   return meta
+}
+
+/** key2 of a key1 column, in SQL (historico-layout.ts key2OfKey1, which the tests hold it to). */
+export function key2Sql(k1: string): string {
+  const cnae = `(${k1} % ${2 ** 24})`
+  const rest = `floor(${k1} / ${2 ** 24})`
+  const municipio = `(${rest} % 16384)`
+  const uf = `(floor(${rest} / 16384) % 32)`
+  const tipo = `floor(${rest} / ${16384 * 32})`
+  return `(((${cnae} * 32 + ${tipo}) * 32 + ${uf}) * 16384 + ${municipio})`
 }

@@ -26,7 +26,7 @@ import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
 import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, ESTABLISHMENT_VALUES_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
-import { ItemList, writeMonthFile } from './history-file'
+import { ItemSink, writeMonthFile } from './history-file'
 import { partitionRelation, partitionSelect } from './partitions'
 
 /** What the ingest of `month` does with the history, decided before anything is loaded. */
@@ -167,24 +167,22 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
     await conn.run(`ATTACH ${sqlString(join(work, DUCKDB_FILE))} AS depois (READ_ONLY)`)
     const rotulos = await readRotulos(conn, 'depois')
     const empty = (referencia: string, r: RotulosJson) =>
-      writeMonthFile(join(dir, historyFile(referencia)), { referencia, referencia_anterior: null, lacuna: false, rotulos: r, rotulosAnterior: null, items: new ItemList(), saidas: [], municipios: {} })
-    if (plan.kind === 'baseline' || (plan.kind === 'carry' && !plan.held.includes(plan.month))) meta = empty(plan.month, rotulos)
+      writeMonthFile(join(dir, historyFile(referencia)), { referencia, referencia_anterior: null, lacuna: false, rotulos: r, rotulosAnterior: null, items: null, saidas: [], municipios: {} })
+    if (plan.kind === 'baseline' || (plan.kind === 'carry' && !plan.held.includes(plan.month))) meta = await empty(plan.month, rotulos)
     else if (plan.kind === 'carry') meta = monthMeta(join(dir, historyFile(plan.month)))
     else if (plan.kind === 'compare') {
       await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
       const rotulosAntes = await readRotulos(conn, 'antes')
       // A build made before the history: its month becomes the first one held.
-      if (!plan.held.length) empty(plan.currentMonth!, rotulosAntes)
+      if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
       const left = new Set<string>()
       for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
-      const { steps, ...month } = await compareMonths(conn, { ...o, tmp, rotulos, left })
-      // DuckDB's memory goes back before the month file is sorted and written (the items are in JavaScript).
-      close()
-      releaseResults(true)
-      meta = writeMonthFile(join(dir, historyFile(plan.month)), {
+      const { steps, ...month } = await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left })
+      meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
         referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
         rotulos, rotulosAnterior: rotulosAntes, ...month,
       })
+      month.items.conn.closeSync()
       steps.lap('arquivo')
       cpu = steps.cpu
       wall = steps.seconds
@@ -337,7 +335,7 @@ interface CompareContext extends HistoryOptions {
  * partition; the changed roots, partition by partition; the changed roots' rows of both months,
  * split again (a few percent of the registry), compared partition by partition into items.
  */
-async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promise<{ items: ItemList; saidas: string[]; municipios: Record<string, string[]>; steps: Steps }> {
+async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps }> {
   const steps = new Steps()
   const dir = (what: string, side: string) => join(o_.tmp, what, side)
   const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
@@ -370,7 +368,7 @@ async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promis
   }
   steps.lap('linhas_mudadas')
   const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month }
-  const out = new ItemBuilder(view, o_.left)
+  const out = new ItemBuilder(view, o_.left, sink)
   const bar = progress('histórico', DETAIL_GROUPS, { quiet: o_.quiet })
   const present = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('linhas', side), kind, p) !== null)
   for (let p = 0; p < DETAIL_GROUPS; p++) {
@@ -408,7 +406,8 @@ async function compareMonths(conn: DuckDBConnection, o_: CompareContext): Promis
     bar.add(1)
   }
   bar.done()
-  return { items: out.items, saidas: out.saidas, municipios: out.municipios, steps }
+  sink.close()
+  return { items: sink, saidas: out.saidas, municipios: out.municipios, steps }
 }
 
 /**
@@ -437,10 +436,9 @@ class Steps {
 
 /** Turns a root's differences into items (CAMPOS), keeping a change only when the card shows it. */
 class ItemBuilder {
-  readonly items = new ItemList()
   readonly saidas: string[] = []
   readonly municipios: Record<string, string[]> = {}
-  constructor(private readonly view: CardView, private readonly left: Set<string>) {}
+  constructor(private readonly view: CardView, private readonly left: Set<string>, private readonly items: ItemSink) {}
 
   private add(cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null, where: Registro) {
     if (!KEYABLE_CNPJ.test(cnpj)) return
@@ -452,7 +450,7 @@ class ItemBuilder {
       const ufs = (this.municipios[municipio] ??= [])
       if (!ufs.includes(uf)) ufs.push(uf)
     }
-    this.items.push(storedLine(item), key1(tipo, u, m, c), key2(c, tipo, u, m), rootKey(cnpj.slice(0, 8)), campo)
+    this.items.push(storedLine(item), key1(tipo, u, m, c), cnpj, campo, rootKey(cnpj.slice(0, 8)))
   }
 
   /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */

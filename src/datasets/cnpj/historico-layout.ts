@@ -153,6 +153,16 @@ export function itemOf(line: string, key: number): Item {
   ]
 }
 
+/** key2 of the same (tipo, UF, município, CNAE) as a key1. */
+export function key2OfKey1(k: number): number {
+  const cnae = k % 2 ** 24
+  const rest = Math.floor(k / 2 ** 24)
+  const municipio = rest % 16384
+  const uf = Math.floor(rest / 16384) % 32
+  const tipo = Math.floor(rest / 16384 / 32)
+  return key2(cnae, tipo, uf, municipio)
+}
+
 export const itemKey1 = (it: Item) => key1(it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]), cnaeCodeOf(it[I.cnae]))
 export const itemKey2 = (it: Item) => key2(cnaeCodeOf(it[I.cnae]), it[I.tipo], ufSlotOf(it[I.uf]), municipioCodeOf(it[I.municipio]))
 /** The largest município and CNAE codes, for the upper end of a prefix range. */

@@ -268,8 +268,14 @@ function fingerprintsOf(build: string): string | null {
   }
 }
 
-/** Groups of root partitions the changed roots' rows are compared in. */
-const DETAIL_GROUPS = 10
+/**
+ * The changed roots' rows are compared in groups of root partitions, each group's differences read
+ * into JavaScript at once: about ROOTS_PER_GROUP changed roots a group (~20 MB of card strings a
+ * side), at least 10 groups (each group costs a few queries of a few ms however small) and at most
+ * one per partition. A national month changes ~2 M roots: ~80 groups.
+ */
+const ROOTS_PER_GROUP = 25_000
+const detailGroups = (changedRoots: number) => Math.min(PARTITIONS, Math.max(10, Math.ceil(changedRoots / ROOTS_PER_GROUP)))
 
 /** A partition's relation under `dir`; an empty one with the same columns when it got no rows. */
 function relation(dir: string, kind: Kind, p: number, empty: string): string {
@@ -359,19 +365,20 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
     await conn.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)
   }
   steps.lap('raizes_mudadas')
-  // The changed roots' rows are a few percent of the registry: DETAIL_GROUPS groups of partitions
+  const groups = detailGroups(Number((await conn.runAndReadAll('SELECT count(*) FROM mudou')).getRows()[0]![0]))
+  // The changed roots' rows are a few percent of the registry: `groups` groups of partitions
   // keep each comparison in memory with far fewer queries (each costs a few ms however small).
   for (const side of ['antes', 'depois']) {
     mkdirSync(dir('linhas', side), { recursive: true })
     for (const kind of KINDS)
-      await write(`SELECT ${DETAIL[kind]}, ${partitionSql('cnpj_basico')} % ${DETAIL_GROUPS} AS part FROM ${side}.${kind} WHERE cnpj_basico IN (SELECT raiz FROM mudou)`, join(dir('linhas', side), kind))
+      await write(`SELECT ${DETAIL[kind]}, ${partitionSql('cnpj_basico')} % ${groups} AS part FROM ${side}.${kind} WHERE cnpj_basico IN (SELECT raiz FROM mudou)`, join(dir('linhas', side), kind))
   }
   steps.lap('linhas_mudadas')
   const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month }
   const out = new ItemBuilder(view, o_.left, sink)
-  const bar = progress('histórico', DETAIL_GROUPS, { quiet: o_.quiet })
+  const bar = progress('histórico', groups, { quiet: o_.quiet })
   const present = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('linhas', side), kind, p) !== null)
-  for (let p = 0; p < DETAIL_GROUPS; p++) {
+  for (let p = 0; p < groups; p++) {
     // A partition with no changed root has nothing to compare.
     if (!present('antes', p) && !present('depois', p)) {
       bar.add(1)

@@ -8,8 +8,8 @@ const largestRegistry = () => {
   const companies = Math.max(...opt('--companies', '1000000').split(',').map(Number))
   return ['--dados', `${opt('--work', '/tmp/dadosbr-bench')}/data-${companies}`, '--empresas', String(companies)]
 }
-for (const script of ['registry.ts', 'payments.ts', 'integridade.ts', 'fundos.ts', 'licitacoes.ts', 'mercado.ts', 'commodities.ts', 'tributos.ts', 'desmatamento.ts', 'cadeias.ts', 'usuarios.ts']) {
+for (const script of ['registry.ts', 'historico.ts', 'payments.ts', 'integridade.ts', 'fundos.ts', 'licitacoes.ts', 'mercado.ts', 'commodities.ts', 'tributos.ts', 'desmatamento.ts', 'cadeias.ts', 'usuarios.ts']) {
   console.log(`\n### ${script} (${new Date().toISOString()}, ${navigator.hardwareConcurrency} núcleos)`)
-  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' ? args : script === 'usuarios.ts' ? largestRegistry() : [])], { stdout: 'inherit', stderr: 'inherit' })
+  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' || script === 'historico.ts' ? args : script === 'usuarios.ts' ? largestRegistry() : [])], { stdout: 'inherit', stderr: 'inherit' })
   if ((await proc.exited) !== 0) process.exit(1)
 }

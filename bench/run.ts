@@ -10,8 +10,8 @@ const largestRegistry = () => {
 }
 /** The bulk routes, the search filters and consultar (bulk.ts) on the same registry. */
 const largestData = () => ['--data', largestRegistry()[1]!]
-for (const script of ['registry.ts', 'bulk.ts', 'payments.ts', 'integridade.ts', 'fundos.ts', 'licitacoes.ts', 'mercado.ts', 'commodities.ts', 'tributos.ts', 'desmatamento.ts', 'cadeias.ts', 'usuarios.ts', 'faults.ts']) {
+for (const script of ['registry.ts', 'historico.ts', 'bulk.ts', 'payments.ts', 'integridade.ts', 'fundos.ts', 'licitacoes.ts', 'mercado.ts', 'commodities.ts', 'tributos.ts', 'desmatamento.ts', 'cadeias.ts', 'usuarios.ts', 'faults.ts']) {
   console.log(`\n### ${script} (${new Date().toISOString()}, ${navigator.hardwareConcurrency} núcleos)`)
-  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' ? args : script === 'usuarios.ts' ? largestRegistry() : script === 'bulk.ts' ? largestData() : [])], { stdout: 'inherit', stderr: 'inherit' })
+  const proc = Bun.spawn([bun, `${import.meta.dir}/${script}`, ...(script === 'registry.ts' || script === 'historico.ts' ? args : script === 'usuarios.ts' ? largestRegistry() : script === 'bulk.ts' ? largestData() : [])], { stdout: 'inherit', stderr: 'inherit' })
   if ((await proc.exited) !== 0) process.exit(1)
 }

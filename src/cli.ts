@@ -18,6 +18,7 @@ Comandos:
   atualizar consulta uma vez as fontes acompanhadas pelo servidor (cron, CI)
   exportar  escreve as bases em uso como Parquet, com dicionário de dados (dadosbr exportar --saida DIR)
   consultar responde uma lista de CNPJs com os dados locais, sem servidor (dadosbr consultar cnpj --arquivo lista.txt)
+  historico os meses do histórico do cadastro e o descarte dos antigos (dadosbr historico cnpj --manter 12)
   mcp       servidor MCP por stdio: cada rota é uma ferramenta para agentes de IA, paga com x402
   synth     escreve um dump sintético no formato real (dadosbr synth cnpj --saida DIR --empresas N)
   --version mostra a versão
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: async () => (await import('./cli/mcp')).mcp,
   exportar: async () => (await import('./cli/exportar')).exportar,
   consultar: async () => (await import('./cli/consultar')).consultar,
+  historico: async () => (await import('./cli/historico')).historico,
   // Internal, not in the help: the ingest's name index, run in a process of its own.
   '_indice-de-nomes': async () => (await import('./cli/ingest')).indiceDeNomes,
 }

@@ -54,6 +54,18 @@ const BATCH = 256
  * at 1.1 M establishments: card query 3.4-4.3 → 2.2-2.3 s; the split itself no slower).
  */
 export const ESTABLISHMENT_CARD_SQL = joined(ESTABLISHMENT_FIELDS.map((f) => FICHA_SQL[f]))
+/**
+ * The establishment's card fields as typed values (FICHA_SQL without its text casts): what the
+ * history hashes to find, in one pass over a month, the establishments whose card part changed
+ * (equal typed values make equal text).
+ */
+export const ESTABLISHMENT_VALUES_SQL = ESTABLISHMENT_FIELDS.map((f) => FICHA_SQL[f].replace(/::VARCHAR$/, ''))
+/** The company's part of a card (its fields and its Simples row's, over m and si), as the card store joins it after `ficha`. */
+export const COMPANY_CARD_SQL = joined(FICHA.slice(ESTABLISHMENT_FIELDS.length).map((f) => FICHA_SQL[f]))
+/** A partner's record (SOCIO fields over s), as the card store writes it. */
+export const PARTNER_CARD_SQL = joined(SOCIO.map((f) => SOCIO_SQL[f]))
+/** The card store's order of a root's partners (/socios order), over s. */
+export const PARTNER_ORDER_SQL = 's.data_entrada NULLS LAST, s.nome, s.cpf_cnpj, s.qualificacao, s.identificador, s.faixa_etaria, s.representante_nome'
 
 /**
  * The rows `chave, dados` of `from` in `orderBy` order, as batches of BATCH rows in that order,
@@ -83,7 +95,7 @@ export function cardQueries(from: Record<PartitionedTable, string>) {
     // fields, so that rows tied on those do not come out in the dump's order, which varies with
     // how the load was scheduled); write() joins a root's rows into one.
     // (string_agg(... ORDER BY ...) per root cost 1.6x more, measured at 1.1 M establishments.)
-    socios: batched(`s.cnpj_basico AS chave, ${joined(SOCIO.map((f) => SOCIO_SQL[f]))} AS dados`, `${from.socios} s`, 's.cnpj_basico, s.data_entrada NULLS LAST, s.nome, s.cpf_cnpj, s.qualificacao, s.identificador, s.faixa_etaria, s.representante_nome'),
+    socios: batched(`s.cnpj_basico AS chave, ${PARTNER_CARD_SQL} AS dados`, `${from.socios} s`, `s.cnpj_basico, ${PARTNER_ORDER_SQL}`),
     empresas_sem_estab: batched(
       `m.cnpj_basico AS chave, coalesce(m.razao_social, '') AS dados`,
       `${one(from.empresas)} m WHERE NOT EXISTS (SELECT 1 FROM ${from.estabelecimentos} e WHERE e.cnpj_basico = m.cnpj_basico)`,

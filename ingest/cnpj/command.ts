@@ -5,6 +5,7 @@ import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
+import { heldMonths, monthRanges } from './history'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
 import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
 import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
@@ -12,6 +13,9 @@ import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
 /** The bundled sample: real files in the published format, of the month they were taken from. */
 const SAMPLE_DIR = 'test/cnpj/fixtures/rfb'
 const SAMPLE_MONTH = '2026-08'
+/** The month before it, in the same format (test/cnpj/fixtures/make-earlier-month.ts): the sample's history. */
+const EARLIER_SAMPLE_DIR = 'test/cnpj/fixtures/rfb-2026-07'
+const EARLIER_SAMPLE_MONTH = '2026-07'
 
 const SPECS: FlagSpec[] = [
   { name: '--from', value: true, help: 'pasta com os 37 zips do mês e, se houver, a tabela municipios.csv da Receita (sem ela, baixa tudo; sem a tabela, baixa só a tabela)' },
@@ -42,7 +46,7 @@ export function coresFlag(value: unknown): number | undefined {
 const municipiosTable = (ctx: IngestContext, dir: string, downloads: string) => async (): Promise<string> =>
   municipiosTableIn(dir) ?? (await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log }))
 
-async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: () => Promise<string>): Promise<string> {
+async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: () => Promise<string>, historyRestart = false): Promise<string> {
   const { flags } = ctx
   const maxRejects = flags['--max-rejeitadas'] === undefined ? undefined : Number(flags['--max-rejeitadas'])
   if (maxRejects !== undefined && !(Number.isInteger(maxRejects) && maxRejects >= 0)) throw new UsageError('--max-rejeitadas precisa ser um inteiro >= 0')
@@ -51,10 +55,15 @@ async function build(ctx: IngestContext, source: { dir: string; month: string },
     sourceDir: source.dir, month: source.month, dataDir: ctx.dataDir, quiet: ctx.quiet, log: ctx.log, maxRejects, allowPartial, municipiosCsv,
     memoryLimit: flags['--memoria'] as string | undefined,
     cores: coresFlag(flags['--nucleos']),
+    historyRestart,
   })
   const rows = Object.entries(manifest.linhas).map(([k, v]) => `${k}=${v}`).join(' ')
   const rejected = manifest.rejeitadas.total ? `; ${manifest.rejeitadas.total} linhas malformadas` : ''
-  return `base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}${rejected}`
+  const h = manifest.historico
+  const history = h.referencia_anterior
+    ? `; histórico ${monthRanges(h.meses)}: ${h.itens} mudanças ${h.lacuna ? `entre ${h.referencia_anterior} e ${manifest.referencia} (meses do meio não carregados)` : `desde ${h.referencia_anterior}`}`
+    : ''
+  return `base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}${rejected}${history}`
 }
 
 export const cnpjIngest: IngestDataset = {
@@ -65,7 +74,7 @@ export const cnpjIngest: IngestDataset = {
   help:
     'Constrói numa pasta nova e só troca a base em uso (link data/cnpj/current) quando tudo deu certo;\n' +
     'um servidor rodando passa a usar a base nova sozinho, sem reiniciar.',
-  sampleAssets: [SAMPLE_DIR],
+  sampleAssets: [SAMPLE_DIR, EARLIER_SAMPLE_DIR],
   upstreams: [RFB_MUNICIPIOS],
   async run(ctx) {
     const { flags, dataDir } = ctx
@@ -91,10 +100,17 @@ export const cnpjIngest: IngestDataset = {
   },
   async sample(ctx, onlyIfNeeded) {
     const built = onlyIfNeeded && upToDateBuild(ctx.dataDir, SAMPLE_MONTH)
-    if (built) return `base CNPJ ${SAMPLE_MONTH} já está em ${built}: nada a fazer`
+    if (built && heldMonths(built).includes(EARLIER_SAMPLE_MONTH)) return `base CNPJ ${SAMPLE_MONTH} já está em ${built}: nada a fazer`
+    // Two whole months (all 37 zips each: test/cnpj/fixtures/make-edge-cases.ts and make-earlier-month.ts),
+    // built in order as real ones are: the first starts a new history, the second is compared with it.
+    const earlier = await copyBundled(EARLIER_SAMPLE_DIR)
+    try {
+      await build({ ...ctx, quiet: true }, { dir: earlier.dir, month: EARLIER_SAMPLE_MONTH }, false, undefined, true)
+    } finally {
+      earlier.done()
+    }
     const copy = await copyBundled(SAMPLE_DIR)
     try {
-      // A whole month (all 37 zips: test/cnpj/fixtures/make-edge-cases.ts), so it builds as a real one does.
       return await build(ctx, { dir: copy.dir, month: SAMPLE_MONTH }, false)
     } finally {
       copy.done()

@@ -20,6 +20,11 @@ export interface SynthOptions {
   quiet?: boolean
   /** Force ZIP64 on the numbered files (the real Estabelecimentos0 is over 4 GiB). */
   zip64?: boolean
+  /**
+   * Which month to write: 0 (default) the base dump, k the dump k months later, with the churn of
+   * each month between applied in order (CHURN): consecutive k give consecutive months.
+   */
+  month?: number
 }
 
 export interface SynthSummary {
@@ -132,9 +137,210 @@ export async function writeSynthMunicipios(outDir: string): Promise<void> {
   await Bun.write(join(outDir, MUNICIPIOS_ARQUIVO), new Uint8Array(Buffer.from(table.join('\r\n') + '\r\n', 'latin1')))
 }
 
-export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
-  const r = seededRandom(options.seed ?? 42)
+/** One establishment's row (order k of the root: 0 is the headquarters, in `uf0`; a branch is there 70 % of the time). */
+function establishment(root: string, k: number, year: number, uf0: string, r: () => number, pick: <T>(list: readonly T[]) => T): string[] {
+  const ordem = String(k + 1).padStart(4, '0')
+  const cnpj = completeCnpj(root + ordem)
+  const situacao = SITUACAO(r())
+  const uf = k === 0 || r() < 0.7 ? uf0 : UF(r())
+  const municipio = uf === 'EX' ? '9707' : pick(SYNTH_MUNICIPIOS)
+  const cnae = pick(SYNTH_CNAES)
+  const secundarios = r() < 0.45 ? Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(SYNTH_CNAES)).join(',') : ''
+  const fantasia = r() < 0.55 ? `${pick(TRADE)} ${pick(LAST)}` : ''
+  const motivo = situacao === '08' ? MOTIVO_BAIXA(r()) : '00'
+  const phone = () => String(30000000 + Math.floor(r() * 69999999))
+  const ddd = String(11 + Math.floor(r() * 88))
+  const tel = r() < 0.6 ? phone() : ''
+  const tel2 = tel && r() < 0.25 ? phone() : ''
+  const fax = tel && r() < 0.05 ? phone() : ''
+  const email = r() < 0.55 ? `${pick(FIRST)}.${pick(LAST)}${Math.floor(r() * 10000)}@${pick(MAIL)}`.toLowerCase() : ''
+  const complemento = r() < 0.45 ? `${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 900)}${r() < 0.4 ? ` ${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 20)}` : ''}` : ''
+  return [
+    root, ordem, cnpj.slice(12), k === 0 ? '1' : '2', fantasia, situacao, oddDate(r, year + 5), motivo,
+    uf === 'EX' ? 'BUENOS AIRES' : '', uf === 'EX' ? '063' : '', oddDate(r, year), cnae, secundarios, pick(STREET),
+    `${pick(TITLE)}${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`, r() < 0.1 ? 'S/N' : String(1 + Math.floor(r() * 3000)), complemento,
+    pick(BAIRRO), String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0'), uf, municipio, tel ? ddd : '', tel, tel2 ? ddd : '', tel2,
+    fax ? ddd : '', fax, email, '', '',
+  ]
+}
+
+/** One partner's row. */
+function partner(root: string, year: number, r: () => number, pick: <T>(list: readonly T[]) => T): string[] {
+  const pj = r() < 0.05
+  const doc = pj ? completeCnpj(String(Math.floor(r() * 1e8)).padStart(8, '0') + '0001') : `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**`
+  const nome = pj ? `${pick(TRADE)} ${pick(PLACE)} PARTICIPAÇÕES LTDA` : `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
+  const rep = !pj && r() < 0.02
+  return [
+    root, pj ? '1' : '2', nome, doc, pick(['49', '22', '05', '16', '10']), oddDate(r, Math.max(year, 1990) + 3), '',
+    rep ? `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**` : '***000000**', rep ? `${pick(FIRST)} ${pick(LAST)}` : '',
+    rep ? '17' : '00', pj ? '0' : String(2 + Math.floor(r() * 8)),
+  ]
+}
+
+/** A day of a month AAAA-MM, as the dump writes dates. */
+const dayOf = (month: string, r: () => number) => `${month.replace('-', '')}${String(1 + Math.floor(r() * 28)).padStart(2, '0')}`
+
+/** A company opened in `month`: active, its establishments and partners starting that month. */
+function opening(c: CompanyRows, month: string) {
+  const day = `${month.replace('-', '')}01`
+  for (const e of c.estabs) {
+    e[E.situacao] = '02'
+    e[E.motivo] = '00'
+    e[E.data_situacao] = day
+    e[10] = day
+  }
+  for (const s of c.socios) s[5] = day
+  if (c.simples) c.simples[2] = day
+}
+
+/**
+ * One month of changes on a company's rows (CHURN), drawn from the company's stream for that month.
+ * `present` says which establishments are in the dump; returns it for the next month (an
+ * establishment that left may come back).
+ */
+function churn(c: CompanyRows, present: boolean[], r: () => number, month: string): boolean[] {
   const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!
+  const root = c.empresa[0]!
+  const next = [...present]
+  c.estabs.forEach((e, k) => {
+    if (!present[k]) {
+      if (r() < CHURN.comeBack) next[k] = true
+      return
+    }
+    if (r() < CHURN.vanish) {
+      next[k] = false
+      return
+    }
+    if (e[E.situacao] === '02' && r() < CHURN.closing) {
+      e[E.situacao] = '08'
+      e[E.data_situacao] = dayOf(month, r)
+      e[E.motivo] = MOTIVO_BAIXA(r())
+    } else if (r() < CHURN.situacao) {
+      e[E.situacao] = e[E.situacao] === '02' ? pick(['04', '03']) : '02'
+      e[E.data_situacao] = dayOf(month, r)
+      e[E.motivo] = '00'
+    }
+    if (r() < CHURN.move && e[E.uf] !== 'EX') {
+      e[E.tipo_logradouro] = pick(STREET)
+      e[E.logradouro] = `${pick(TITLE)}${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
+      e[E.numero] = String(1 + Math.floor(r() * 3000))
+      e[E.complemento] = r() < 0.45 ? `${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 900)}` : ''
+      e[E.bairro] = pick(BAIRRO)
+      e[E.cep] = String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')
+      if (r() < CHURN.moveCity) e[E.municipio] = pick(SYNTH_MUNICIPIOS)
+    }
+    if (r() < CHURN.contact) {
+      if (r() < 0.5) {
+        e[E.ddd1] = String(11 + Math.floor(r() * 88))
+        e[E.telefone1] = String(30000000 + Math.floor(r() * 69999999))
+      } else e[E.email] = `${pick(FIRST)}.${pick(LAST)}${Math.floor(r() * 10000)}@${pick(MAIL)}`.toLowerCase()
+    }
+    if (r() < CHURN.tradeName) e[E.nome_fantasia] = `${pick(TRADE)} ${pick(LAST)}`
+    if (r() < CHURN.cnae) e[E.cnae] = pick(SYNTH_CNAES)
+    if (r() < CHURN.secondary) e[E.secundarios] = Array.from({ length: 1 + Math.floor(r() * 6) }, () => pick(SYNTH_CNAES)).join(',')
+  })
+  if (r() < CHURN.newBranch * c.estabs.length) {
+    const k = c.estabs.length
+    const e = establishment(root, k, 2000, c.estabs[0]![E.uf]!, r, pick)
+    e[E.situacao] = '02'
+    e[E.motivo] = '00'
+    e[E.data_situacao] = dayOf(month, r)
+    e[10] = e[E.data_situacao]!
+    c.estabs.push(e)
+    next.push(true)
+  }
+  if (r() < CHURN.capital) c.empresa[M.capital] = `${Math.floor(r() * 5_000_000)},00`
+  if (r() < CHURN.porte) c.empresa[M.porte] = pick(['01', '03', '05'])
+  if (r() < CHURN.legalName) c.empresa[M.razao] = `${pick(TRADE)} ${pick(PLACE)} ${pick(['LTDA', 'EIRELI', 'S.A.'])}`
+  if (r() < CHURN.natureza) c.empresa[M.natureza] = NATUREZA(r())
+  if (r() < CHURN.simples) {
+    if (!c.simples) c.simples = [root, 'S', dayOf(month, r), '00000000', 'N', '00000000', '00000000']
+    else if (c.simples[1] === 'S') {
+      c.simples[1] = 'N'
+      c.simples[3] = dayOf(month, r)
+      if (c.simples[4] === 'S') {
+        c.simples[4] = 'N'
+        c.simples[6] = c.simples[3]!
+      }
+    } else {
+      c.simples[1] = 'S'
+      c.simples[2] = dayOf(month, r)
+      c.simples[3] = '00000000'
+    }
+  }
+  if (c.socios.length) {
+    if (r() < CHURN.partnerOut) c.socios.splice(Math.floor(r() * c.socios.length), 1)
+    if (r() < CHURN.partnerChange && c.socios.length) c.socios[Math.floor(r() * c.socios.length)]![4] = pick(['49', '22', '05', '16', '10'])
+  }
+  if (c.socios.length ? r() < CHURN.partnerIn : r() < CHURN.partnerIn / 10) {
+    const s = partner(root, 2000, r, pick)
+    s[5] = dayOf(month, r)
+    c.socios.push(s)
+  }
+  return next
+}
+
+/** One company of the dump as its raw rows (field values, unquoted), before they are written. */
+interface CompanyRows {
+  empresa: string[]
+  estabs: string[][]
+  socios: string[][]
+  simples: string[] | null
+}
+
+// Columns of the rows (ingest/cnpj/parse.ts FILE_KINDS), for the monthly changes.
+const E = { nome_fantasia: 4, situacao: 5, data_situacao: 6, motivo: 7, cnae: 11, secundarios: 12, tipo_logradouro: 13, logradouro: 14, numero: 15, complemento: 16, bairro: 17, cep: 18, uf: 19, municipio: 20, ddd1: 21, telefone1: 22, email: 27 }
+const M = { razao: 1, natureza: 2, capital: 4, porte: 5 }
+
+/** The month the base dump stands for; month k of the generator is k months later. */
+export const SYNTH_BASE_MONTH = '2026-07'
+export function synthMonth(k: number): string {
+  const [y, m] = SYNTH_BASE_MONTH.split('-').map(Number) as [number, number]
+  const n = y * 12 + (m - 1) + k
+  return `${Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`
+}
+
+/**
+ * Monthly churn, calibrated on the issue's national figures (65 M companies, 71.5 M
+ * establishments): ~300 k openings (new companies, plus new branches), ~150 k closings, and about
+ * 2 % of the establishments changing some field each month; partners turn over at ~1 % a month.
+ * Per establishment and month unless said otherwise.
+ */
+export const CHURN = {
+  /** New companies a month, as a share of the base's companies (300 k of 65 M). */
+  newCompanies: 0.0046,
+  newBranch: 0.0004,
+  /** An active establishment closing (baixada): ~150 k of the ~30 M active. */
+  closing: 0.005,
+  situacao: 0.002,
+  move: 0.004,
+  moveCity: 0.25,
+  contact: 0.005,
+  tradeName: 0.001,
+  cnae: 0.001,
+  secondary: 0.002,
+  /** An establishment leaving the dump (and, a month later, a tenth of those coming back). */
+  vanish: 0.00005,
+  comeBack: 0.1,
+  /** Per company. */
+  capital: 0.001,
+  porte: 0.0005,
+  legalName: 0.0003,
+  natureza: 0.0001,
+  simples: 0.003,
+  /** Per company with partners: one leaves, one enters, one changes qualification. */
+  partnerOut: 0.01,
+  partnerIn: 0.01,
+  partnerChange: 0.003,
+} as const
+
+/** A seed for company i in month m, mixed so that nearby companies and months draw unrelated streams. */
+const mix = (seed: number, i: number, m: number) => (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(i + 1, 0xc2b2ae35) ^ Math.imul(m + 7, 0x27d4eb2f)) | 0
+
+export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
+  const seed = options.seed ?? 42
+  const r = seededRandom(seed)
+  const month = options.month ?? 0
   await mkdir(options.outDir, { recursive: true })
   const zip64 = options.zip64 ?? false
   const empresas = new NumberedZips(options.outDir, 'Empresas', 'EMPRECSV', zip64)
@@ -145,79 +351,61 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
   const simplesLines: string[] = []
   let simplesBytes = 0
   const summary: SynthSummary = { empresas: 0, estabelecimentos: 0, socios: 0, simples: 0, bytes_csv: 0 }
-  const bar = progress('sintético', options.companies, { unit: 'rows', quiet: options.quiet })
+  const newPerMonth = Math.round(options.companies * CHURN.newCompanies)
+  const total = options.companies + newPerMonth * month
+  const bar = progress('sintético', total, { unit: 'rows', quiet: options.quiet })
 
-  for (let i = 0; i < options.companies; i++) {
-    // Roots: a spread-out numeric sequence; 1 % alphanumeric (IN RFB 2.229/2024).
+  /** One company's base rows, drawn from `g` (the dump's stream for the base companies, a stream of its own for those opened later). */
+  const generate = (i: number, g: () => number): CompanyRows => {
+    const pick = <T>(list: readonly T[]) => list[Math.floor(g() * list.length)]!
+    // Roots: a spread-out numeric sequence (7919 is prime to 10^8: no two companies share one); 1 % alphanumeric (IN RFB 2.229/2024).
     let root = String((i * 7919 + 10_000_019) % 100_000_000).padStart(8, '0')
-    if (r() < 0.01) root = root.slice(0, 2) + String.fromCharCode(65 + Math.floor(r() * 26), 65 + Math.floor(r() * 26)) + root.slice(4)
+    if (g() < 0.01) root = root.slice(0, 2) + String.fromCharCode(65 + Math.floor(g() * 26), 65 + Math.floor(g() * 26)) + root.slice(4)
     const person = `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
-    const x = r()
+    const x = g()
     let razao = x < 0.35 ? `${person}` : x < 0.8 ? `${pick(TRADE)} ${pick(PLACE)}` : `${pick(LAST)} & ${pick(LAST)} ${pick(TRADE)}`
-    const suffix = SUFFIX(r())
+    const suffix = SUFFIX(g())
     if (suffix) razao += ` ${suffix}`
     // An individual entrepreneur's legal name can end in the owner's CPF (masked by the load).
-    else if (x < 0.35 && r() < 0.3) razao += ` ${String(Math.floor(r() * 1e11)).padStart(11, '0')}`
-    if (r() < 0.002) razao = `${razao}; FILIAL "CENTRO"` // quoted ';' and doubled quotes inside a field
-    if (r() < 0.0005) razao = `${razao}\u0000` // NUL bytes occur in real dumps
-    const year = 1960 + Math.floor(r() * 66)
-    const porte = PORTE(r())
-    const capital = porte === '05' ? Math.floor(r() * 50_000_000) : Math.floor(r() * 200_000)
-    const cents = r() < 0.3 ? `,${String(Math.floor(r() * 100)).padStart(2, '0')}` : ',00'
-    const file = i % 10
-    await empresas.add(file, [q(root), q(razao.replace(/"/g, '""')), q(NATUREZA(r())), q('49'), q(`${capital}${cents}`), q(porte), q('')].join(';') + '\n')
-    summary.empresas++
+    else if (x < 0.35 && g() < 0.3) razao += ` ${String(Math.floor(g() * 1e11)).padStart(11, '0')}`
+    if (g() < 0.002) razao = `${razao}; FILIAL "CENTRO"` // quoted ';' and doubled quotes inside a field
+    if (g() < 0.0005) razao = `${razao}\u0000` // NUL bytes occur in real dumps
+    const year = 1960 + Math.floor(g() * 66)
+    const porte = PORTE(g())
+    const capital = porte === '05' ? Math.floor(g() * 50_000_000) : Math.floor(g() * 200_000)
+    const cents = g() < 0.3 ? `,${String(Math.floor(g() * 100)).padStart(2, '0')}` : ',00'
+    const company: CompanyRows = { empresa: [root, razao, NATUREZA(g()), '49', `${capital}${cents}`, porte, ''], estabs: [], socios: [], simples: null }
 
     // Establishments: one headquarters, sometimes branches (about 1.10 per company overall).
-    const count = r() < 0.05 ? 2 + Math.floor(r() * 3) : 1
-    const uf0 = UF(r())
-    for (let k = 0; k < count; k++) {
-      const ordem = String(k + 1).padStart(4, '0')
-      const cnpj = completeCnpj(root + ordem)
-      const situacao = SITUACAO(r())
-      const uf = k === 0 || r() < 0.7 ? uf0 : UF(r())
-      const municipio = uf === 'EX' ? '9707' : pick(SYNTH_MUNICIPIOS)
-      const cnae = pick(SYNTH_CNAES)
-      const secundarios = r() < 0.45 ? Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(SYNTH_CNAES)).join(',') : ''
-      const fantasia = r() < 0.55 ? `${pick(TRADE)} ${pick(LAST)}` : ''
-      const motivo = situacao === '08' ? MOTIVO_BAIXA(r()) : '00'
-      const phone = () => String(30000000 + Math.floor(r() * 69999999))
-      const ddd = String(11 + Math.floor(r() * 88))
-      const tel = r() < 0.6 ? phone() : ''
-      const tel2 = tel && r() < 0.25 ? phone() : ''
-      const fax = tel && r() < 0.05 ? phone() : ''
-      const email = r() < 0.55 ? `${pick(FIRST)}.${pick(LAST)}${Math.floor(r() * 10000)}@${pick(MAIL)}`.toLowerCase() : ''
-      const complemento = r() < 0.45 ? `${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 900)}${r() < 0.4 ? ` ${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 20)}` : ''}` : ''
-      await estabs.add(file, [
-        q(root), q(ordem), q(cnpj.slice(12)), q(k === 0 ? '1' : '2'), q(fantasia), q(situacao), q(oddDate(r, year + 5)), q(motivo),
-        q(uf === 'EX' ? 'BUENOS AIRES' : ''), q(uf === 'EX' ? '063' : ''), q(oddDate(r, year)), q(cnae), q(secundarios), q(pick(STREET)),
-        q(`${pick(TITLE)}${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`), q(r() < 0.1 ? 'S/N' : String(1 + Math.floor(r() * 3000))), q(complemento),
-        q(pick(BAIRRO)), q(String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')), q(uf), q(municipio), q(tel ? ddd : ''), q(tel), q(tel2 ? ddd : ''), q(tel2),
-        q(fax ? ddd : ''), q(fax), q(email), q(''), q(''),
-      ].join(';') + '\n')
-      summary.estabelecimentos++
-    }
+    const count = g() < 0.05 ? 2 + Math.floor(g() * 3) : 1
+    const uf0 = UF(g())
+    for (let k = 0; k < count; k++) company.estabs.push(establishment(root, k, year, uf0, g, pick))
 
     // Partners: about 0.44 per company (a real month: ~27 M rows); CPFs pre-masked as the Receita publishes them.
-    const partners = r() < 0.22 ? 1 + Math.floor(r() * 3) : 0
-    for (let k = 0; k < partners; k++) {
-      const pj = r() < 0.05
-      const doc = pj ? completeCnpj(String(Math.floor(r() * 1e8)).padStart(8, '0') + '0001') : `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**`
-      const nome = pj ? `${pick(TRADE)} ${pick(PLACE)} PARTICIPAÇÕES LTDA` : `${pick(FIRST)} ${pick(LAST)} ${pick(LAST)}`
-      const rep = !pj && r() < 0.02
-      await socios.add(file, [
-        q(root), q(pj ? '1' : '2'), q(nome), q(doc), q(pick(['49', '22', '05', '16', '10'])), q(oddDate(r, Math.max(year, 1990) + 3)), q(''),
-        q(rep ? `***${String(Math.floor(r() * 1e6)).padStart(6, '0')}**` : '***000000**'), q(rep ? `${pick(FIRST)} ${pick(LAST)}` : ''),
-        q(rep ? '17' : '00'), q(pj ? '0' : String(2 + Math.floor(r() * 8))),
-      ].join(';') + '\n')
-      summary.socios++
-    }
+    const partners = g() < 0.22 ? 1 + Math.floor(g() * 3) : 0
+    for (let k = 0; k < partners; k++) company.socios.push(partner(root, year, g, pick))
 
     // Simples/MEI rows: about 0.6 per company (every root that ever opted in keeps its row).
-    if (porte !== '05' && r() < 0.8) {
-      const mei = r() < 0.4
-      simplesLines.push([q(root), q('S'), q(ymd(Math.max(year, 2007), r)), q(r() < 0.2 ? ymd(2024, r) : '00000000'), q(mei ? 'S' : 'N'),
-        q(mei ? ymd(Math.max(year, 2009), r) : '00000000'), q('00000000')].join(';') + '\n')
+    if (porte !== '05' && g() < 0.8) {
+      const mei = g() < 0.4
+      company.simples = [root, 'S', ymd(Math.max(year, 2007), g), g() < 0.2 ? ymd(2024, g) : '00000000', mei ? 'S' : 'N', mei ? ymd(Math.max(year, 2009), g) : '00000000', '00000000']
+    }
+    return company
+  }
+
+  const write = async (file: number, c: CompanyRows) => {
+    await empresas.add(file, c.empresa.map((v) => q(v.replace(/"/g, '""'))).join(';') + '\n')
+    summary.empresas++
+    for (const e of c.estabs) {
+      await estabs.add(file, e.map(q).join(';') + '\n')
+      summary.estabelecimentos++
+    }
+    for (const s of c.socios) {
+      await socios.add(file, s.map(q).join(';') + '\n')
+      summary.socios++
+    }
+    if (c.simples) {
+      simplesLines.push(c.simples.map(q).join(';') + '\n')
       summary.simples++
       if (simplesLines.length >= 4096) {
         const data = Buffer.from(simplesLines.join(''), 'latin1')
@@ -226,7 +414,19 @@ export async function synthCnpj(options: SynthOptions): Promise<SynthSummary> {
         await simples.write(data)
       }
     }
-    if (i % 4096 === 0) bar.add(Math.min(4096, options.companies - i))
+  }
+
+  for (let i = 0; i < total; i++) {
+    // A company opened in month `opened` (0: in the base dump) has its own stream, so the base
+    // companies draw the same values in every month.
+    const opened = i < options.companies ? 0 : 1 + Math.floor((i - options.companies) / newPerMonth)
+    const company = opened === 0 ? generate(i, r) : generate(i, seededRandom(mix(seed, i, -1)))
+    if (opened > 0) opening(company, synthMonth(opened))
+    let present = company.estabs.map(() => true)
+    for (let m = opened + 1; m <= month; m++) present = churn(company, present, seededRandom(mix(seed, i, m)), synthMonth(m))
+    company.estabs = company.estabs.filter((_, k) => present[k])
+    await write(i % 10, company)
+    if (i % 4096 === 0) bar.add(Math.min(4096, total - i))
   }
   if (simplesLines.length) {
     const data = Buffer.from(simplesLines.join(''), 'latin1')

@@ -11,6 +11,7 @@ import { readManifest, type SnapshotManifest } from '../../src/core/stores/snaps
 import { progress } from '../lib/progress'
 import { sqlString } from '../lib/sql'
 import { exportRegistry } from './cnpj'
+import { exportHistory } from './historico'
 import { UNDOCUMENTED, writeDictionary, type ColumnDoc, type TableDoc } from './dictionary'
 import { EXPORT_SPECS, type DatasetExportSpec, type TableSpec } from './specs'
 import { dataTables, sqliteQueryToParquet, targetOf, type SqliteColumn, type Target } from './sqlite'
@@ -149,6 +150,8 @@ export async function exportDatasets(options: ExportOptions): Promise<ExportedDa
         await conn.run(`ATTACH ${sqlString(join(build, 'cnpj.duckdb'))} AS registro (READ_ONLY)`)
         try {
           tables = await exportRegistry(conn, target, (n) => bar.add(n))
+          // The registry's history (the months its build holds): the changes, and the months.
+          tables.push(...(await exportHistory(conn, build, target, (n) => bar.add(n))))
         } finally {
           await conn.run('DETACH registro')
         }

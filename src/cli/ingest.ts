@@ -80,13 +80,16 @@ const SYNTH_SPECS: FlagSpec[] = [
   { name: '--empresas', value: true, help: 'quantas empresas (cerca de 1,1 estabelecimento e 0,6 sócio por empresa)', aliases: ['--companies'] },
   { name: '--semente', value: true, help: 'semente (padrão 42): a mesma semente gera os mesmos arquivos', aliases: ['--seed'] },
   { name: '--zip64', value: false, help: 'força ZIP64 nos arquivos numerados' },
+  { name: '--mes', value: true, help: 'qual mês escrever: 0 (padrão) o dump base, K o dump K meses depois, com as mudanças de cada mês (aberturas, baixas, mudanças de endereço, sócios...); K e K+1 são meses seguidos' },
   { name: '--quiet', value: false, help: 'sem barra de progresso' },
 ]
 
 export const SYNTH_HELP = usage(
   'dadosbr synth cnpj: escreve um dump sintético no formato exato da Receita (testes e benchmarks).',
-  'dadosbr synth cnpj --saida DIR --empresas N [--semente N]',
+  'dadosbr synth cnpj --saida DIR --empresas N [--semente N] [--mes K]',
   SYNTH_SPECS,
+  'Meses seguidos para o histórico: --mes 0 e --mes 1 na mesma semente (o mês K é o de referência 2026-07 + K:\n' +
+    'dadosbr ingest cnpj --from DIR --mes 2026-08 para --mes 1).',
 )
 
 export async function synth(argv: string[]): Promise<number> {
@@ -101,7 +104,9 @@ export async function synth(argv: string[]): Promise<number> {
   const companies = Number(flags['--empresas'])
   if (typeof out !== 'string') throw new UsageError('--saida é obrigatório')
   if (!Number.isInteger(companies) || companies < 1) throw new UsageError('--empresas precisa ser um inteiro >= 1')
-  const summary = await synthCnpj({ outDir: out, companies, seed: flags['--semente'] ? Number(flags['--semente']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
+  const month = flags['--mes'] === undefined ? 0 : Number(flags['--mes'])
+  if (!Number.isInteger(month) || month < 0 || month > 120) throw new UsageError('--mes precisa ser um inteiro de 0 a 120')
+  const summary = await synthCnpj({ outDir: out, companies, month, seed: flags['--semente'] ? Number(flags['--semente']) : undefined, zip64: Boolean(flags['--zip64']), quiet: Boolean(flags['--quiet']) })
   process.stderr.write(`${JSON.stringify(summary)}\n`)
   return 0
 }

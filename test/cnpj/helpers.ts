@@ -5,6 +5,8 @@ import { tempDir } from '../helpers'
 
 /** The bundled sample (`make sample` builds it): a whole month in the real format, every row loadable. */
 export const FIXTURES = join(import.meta.dir, 'fixtures', 'rfb')
+/** The month before the sample (fixtures/make-earlier-month.ts): the sample's history. */
+export const EARLIER_FIXTURES = join(import.meta.dir, 'fixtures', 'rfb-2026-07')
 /** Test-only zips with rows the load must reject; added to a copy of the sample by withRejects. */
 export const REJECTS = join(import.meta.dir, 'fixtures', 'rejeitadas')
 
@@ -22,5 +24,13 @@ export const withRejects = () => copyFixtures(REJECTS)
 export async function buildFixtureData(month = '2026-08', sourceDir = FIXTURES): Promise<string> {
   const dataDir = tempDir('dadosbr-cnpj-')
   await buildCnpj({ sourceDir, month, dataDir, quiet: true, log: () => {} })
+  return dataDir
+}
+
+/** The sample's two months built in order into a fresh data directory, as `dadosbr ingest cnpj --amostra` does: a history of 2026-07 and 2026-08. */
+export async function buildHistoryData(): Promise<string> {
+  const dataDir = tempDir('dadosbr-historico-')
+  await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-07', dataDir, quiet: true, log: () => {} })
+  await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir, quiet: true, log: () => {} })
   return dataDir
 }

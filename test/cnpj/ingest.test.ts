@@ -47,7 +47,7 @@ describe('build from a directory', () => {
     expect(serpro).toEqual({ nome: 'Socios0.zip', bytes: 449, sha256: new Bun.CryptoHasher('sha256').update(readFileSync(join(FIXTURES, 'Socios0.zip'))).digest('hex'), bytes_csv: 715 })
     expect(readlinkSync(link)).toMatch(/^2026-07_\d{8}T\d{9}_\d+_\d+$/)
     // CPU per phase of this process, and of each index process (a Bun start alone is tens of ms).
-    expect(Object.keys(manifest.cpu_segundos)).toEqual(['verificacao', 'carga', 'particoes', 'fichas_e_busca', 'indice_empresas', 'indice_socios'])
+    expect(Object.keys(manifest.cpu_segundos)).toEqual(['verificacao', 'carga', 'particoes', 'fichas_e_busca', 'indice_empresas', 'indice_socios', 'historico'])
     for (const v of Object.values(manifest.cpu_segundos)) expect(v).toBeGreaterThanOrEqual(0)
     expect(manifest.cpu_segundos.carga).toBeGreaterThan(0)
     expect(manifest.cpu_segundos.indice_empresas).toBeGreaterThan(0)
@@ -172,7 +172,9 @@ describe('build from a directory', () => {
     const fromDir = await run(['--from', FIXTURES, '--mes', '2026-08'])
     expect(fromDir).toMatchObject({ code: 0, lines: [summary] })
     expect(JSON.parse(readFileSync(join(fromDir.data, 'cnpj', 'current', 'manifest.json'), 'utf8')).rejeitadas).toEqual({ total: 0, exemplos: [] })
-    expect(await run(['--amostra', '--se-preciso'])).toMatchObject({ code: 0, lines: [summary] })
+    // The sample is two months (the history's July first): the summary is August's, with what changed since July.
+    const sample = await run(['--amostra', '--se-preciso'])
+    expect(sample).toMatchObject({ code: 0, lines: [`${summary}; histórico 2026-07 a 2026-08: 20 mudanças desde 2026-07`] })
     // The 37 zips and the Receita's TOM ↔ IBGE table.
     expect(readdirSync(FIXTURES).length).toBe(38)
   })

@@ -11,7 +11,7 @@ const run = (args: string[], env: Record<string, string> = {}) => {
 }
 
 describe('dadosbr command line', () => {
-  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['atualizar', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help'], ['_indice-de-nomes', '--help']]) {
+  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['atualizar', '--help'], ['synth', '--help'], ['ingest', 'cnpj', '--help'], ['synth', 'cnpj', '--help'], ['historico', '--help'], ['historico', 'cnpj', '--help'], ['_indice-de-nomes', '--help']]) {
     test(`${args.join(' ')} prints help and exits 0`, () => {
       const r = run(args)
       expect(r.code).toBe(0)

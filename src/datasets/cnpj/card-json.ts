@@ -4,7 +4,25 @@
 // theirs; routes that need the object parse it. Building the object and stringifying it was most of
 // a lookup's CPU once the card grew (measured: docs/desempenho.md, "Lotes, filtros e campos novos").
 import { FICHA, type FichaField } from './layout'
-import type { CnpjFiles, Lookup } from './store'
+import type { CnpjFiles, Lookup, MunicipiosIbge } from './store'
+
+/**
+ * What rendering a card reads: the month's code tables, its TOM ↔ IBGE table and its reference
+ * month. The served month's files are one; the history renders a card of an earlier month with
+ * that month's tables (historico.ts).
+ */
+export type CardView = Pick<CnpjFiles, 'lookups' | 'referencia' | 'ibge'>
+
+/** The TOM ↔ IBGE table from its (TOM, IBGE) pairs. */
+export function municipiosIbge(pairs: Iterable<readonly [string, string | null]>): MunicipiosIbge {
+  const ibge: MunicipiosIbge = { porTom: new Map(), tomsPorIbge: new Map() }
+  for (const [tom, code] of pairs) {
+    if (!code) continue
+    ibge.porTom.set(tom, code)
+    ibge.tomsPorIbge.set(code, [...(ibge.tomsPorIbge.get(code) ?? []), tom])
+  }
+  return ibge
+}
 
 /** Where each FICHA field is in a card's fields (CardStoreReader.card). */
 export const F = Object.fromEntries(FICHA.map((f, i) => [f, i])) as Record<FichaField, number>
@@ -27,7 +45,7 @@ const MUNICIPIO_EXTERIOR = '9707'
  * cidade_exterior, and that is the city (null when blank: "EXTERIOR" is no city); in Brazil, the
  * name of its municipality code (null for a code the month's table lacks).
  */
-export function municipioDe(files: CnpjFiles, uf: string | null, codigo: string | null, exterior: string | null): string | null {
+export function municipioDe(files: CardView, uf: string | null, codigo: string | null, exterior: string | null): string | null {
   if (uf === 'EX' || codigo === MUNICIPIO_EXTERIOR) return exterior || null
   return codigo ? (files.lookups.municipios.get(codigo) ?? null) : null
 }
@@ -37,7 +55,7 @@ export function municipioDe(files: CnpjFiles, uf: string | null, codigo: string 
  * TOM code through the Receita's table (the build's `municipios.codigo_ibge`); null abroad and for a
  * code the table lacks (docs/cnpj.md).
  */
-export function ibgeDe(files: CnpjFiles, uf: string | null, codigo: string | null): string | null {
+export function ibgeDe(files: CardView, uf: string | null, codigo: string | null): string | null {
   if (uf === 'EX' || !codigo || codigo === MUNICIPIO_EXTERIOR) return null
   return files.ibge.porTom.get(codigo) ?? null
 }
@@ -49,7 +67,7 @@ const q = (v: string | null | undefined) => (v ? (ESCAPE.test(v) ? JSON.stringif
 
 /** `{"codigo":...,"descricao":...}` of each code of a lookup table, made once each (the table is the key: a new month brings new tables). */
 const codeJsonCache = new WeakMap<Lookup, Map<string, string>>()
-function codeJson(code: string | undefined, lookup: Lookup, cache: Map<string, string>): string {
+function codeJson(code: string | null | undefined, lookup: Lookup, cache: Map<string, string>): string {
   if (!code) return '{"codigo":null,"descricao":null}'
   let json = cache.get(code)
   if (json === undefined) cache.set(code, (json = `{"codigo":${JSON.stringify(code)},"descricao":${q(lookup.get(code))}}`))
@@ -62,8 +80,8 @@ const cacheOf = (lookup: Lookup) => {
 }
 
 /** The `fonte` of a month's answers, as JSON. */
-const fonteCache = new WeakMap<CnpjFiles, string>()
-export const fonteJson = (files: CnpjFiles) => {
+const fonteCache = new WeakMap<CardView, string>()
+export const fonteJson = (files: CardView) => {
   let json = fonteCache.get(files)
   if (json === undefined) fonteCache.set(files, (json = JSON.stringify({ base: 'RFB/CNPJ', referencia: files.referencia })))
   return json
@@ -73,7 +91,7 @@ export const fonteJson = (files: CnpjFiles) => {
  * One establishment's card as JSON, in the key order of the Empresa schema (model.ts), from its
  * fields as CardStoreReader.card gives them (blank for null).
  */
-export function cardJson(files: CnpjFiles, cnpj: string, v: string[]): string {
+export function cardJson(files: CardView, cnpj: string, v: readonly (string | null)[]): string {
   const { lookups } = files
   const cnaes = cacheOf(lookups.cnaes)
   const situacao = v[F.situacao]

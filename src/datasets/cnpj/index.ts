@@ -1,5 +1,5 @@
 import type { Dataset } from '../../core/dataset'
-import { amostra, busca, completo, empresa, lote, situacao, socioBusca, socios } from './route'
+import { amostra, busca, completo, empresa, historicoRoute, lote, mudancas, situacao, socioBusca, socios } from './route'
 import { openCnpjStore } from './store'
 
 export const cnpj: Dataset = {
@@ -9,6 +9,6 @@ export const cnpj: Dataset = {
   descricao: 'Todas as empresas do cadastro público da Receita Federal, do dump mensal: situação, cartão, sócios, filiais e buscas.',
   amostra: '/v1/cnpj/amostra',
   ingested: true,
-  routes: [situacao, empresa, socios, completo, lote, busca, socioBusca, amostra],
+  routes: [situacao, empresa, socios, completo, historicoRoute, lote, busca, socioBusca, mudancas, amostra],
   open: openCnpjStore,
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { checkCnpj } from '../../core/documents'
 import { loteDe } from '../../core/lote'
-import { booleanParam, cnpjParam, decimalParam, ibgeMunicipioParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
+import { booleanParam, cnpjParam, decimalParam, ibgeMunicipioParam, intParam, pagina, porPagina, ufOuExteriorParam } from '../../core/validate'
+import { TIPOS } from './historico-layout'
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable()
 const str = z.string().nullable()
@@ -191,3 +192,71 @@ export const SocioBuscaQuery = z.object({
 
 export const Lote = loteDe(Empresa, 'o CNPJ consta do cadastro (resultado é o cartão de /v1/cnpj/empresa/{cnpj})', Fonte)
 
+// ---- history (docs/historico.md) ----
+
+/** A reference month, AAAA-MM. */
+const mes = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'use AAAA-MM (ex.: 2026-07)')
+
+export const TipoMudanca = z.enum(TIPOS).describe('o tipo de mudança; a ordem da lista é a ordem do feed')
+
+const valor = z
+  .unknown()
+  .describe('o valor como o cartão daquele mês o mostrava: texto, número, booleano, objeto (situação cadastral, CNAE, natureza jurídica, sócio) ou lista (CNAEs secundários); null para um campo vazio e nas mudanças sem campo (abertura, saída e volta ao cadastro)')
+
+const campo = z
+  .string()
+  .nullable()
+  .describe('o campo do cartão (caminho no JSON de /v1/cnpj/empresa: razao_social, endereco.logradouro, contato.telefone, simples.mei...); socios para as mudanças de sócios; null para abertura, saiu_do_cadastro e voltou_ao_cadastro')
+
+export const Mudanca = z.object({
+  referencia: mes.describe('mês (AAAA-MM) do dump que mostrou a mudança'),
+  referencia_anterior: mes.describe('o mês com que ele foi comparado; quando não é o mês anterior, a mudança aconteceu entre os dois'),
+  tipo: TipoMudanca,
+  campo,
+  antes: valor,
+  depois: valor,
+})
+
+export const Historico = z.object({
+  cnpj: z.string(),
+  meses: z.array(mes).describe('os meses do histórico em que este CNPJ constava do cadastro, do mais antigo ao mais novo (cada um vale em ?referencia=)'),
+  mudancas: z.array(Mudanca).describe('uma por mudança, da mais nova à mais antiga; as da empresa (razão social, natureza, capital, porte, Simples, MEI, sócios) valem para todos os seus estabelecimentos'),
+  fonte: Fonte,
+})
+
+export const MudancaDoMes = z.object({
+  cnpj: z.string().describe('o estabelecimento; nas mudanças da empresa e de sócios, a matriz (ou o primeiro estabelecimento)'),
+  tipo: TipoMudanca,
+  campo,
+  antes: valor,
+  depois: valor,
+  uf: str.describe('do estabelecimento no mês da mudança (saiu_do_cadastro: no mês anterior)'),
+  municipio: str,
+  cnae_principal: str,
+  razao_social: str,
+})
+
+export const Mudancas = z.object({
+  referencia: mes,
+  referencia_anterior: mes.nullable().describe('o mês com que este foi comparado; null no primeiro mês do histórico (sem mudanças)'),
+  lacuna: z.boolean().describe('true quando há meses não carregados entre referencia_anterior e referencia: as mudanças aconteceram entre os dois'),
+  total: z.number().int(),
+  pagina: z.number().int(),
+  mudancas: z.array(MudancaDoMes),
+  fonte: Fonte,
+})
+
+export const MudancasQuery = z.object({
+  referencia: mes.optional().describe('mês do feed (padrão: o mais recente do histórico)'),
+  tipo: TipoMudanca.optional(),
+  uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
+  municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
+  cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
+  pagina,
+  por_pagina: intParam(1, 100).default(20).describe('até 100'),
+})
+
+/** `?referencia=` of the card routes: the card as it was in a month of the history. */
+export const ReferenciaQuery = z.object({
+  referencia: mes.optional().describe('mês do histórico (AAAA-MM): o cartão como estava naquele mês; sem ele, o mês em uso'),
+})

@@ -3,9 +3,10 @@ import type { z } from 'zod'
 import { servingStore, storeOf, type AppContext } from '../../core/context'
 import { ApiError } from '../../core/errors'
 import { defineRoute } from '../../core/route'
-import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Lote, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
+import { BuscaQuery, BuscaResultado, CnpjPath, Empresa, EmpresaAmostra, EmpresaCompleta, Historico, Lote, Mudancas, MudancasQuery, ReferenciaQuery, Situacao, SocioBuscaQuery, SocioBuscaResultado, Socios } from './model'
 import { CNPJS_DESCRICAO, lerListaDeCnpjs, LoteQuery, MAX_CNPJS_POR_LOTE, unidadesDoLote } from '../../core/lote'
 import * as service from './service'
+import * as historico from './historico'
 import type { CnpjFiles, CnpjStore } from './store'
 // Embedded in the executable by `bun build --compile` (a plain JSON import).
 import AMOSTRA_COPIA from './amostra.json'
@@ -22,6 +23,15 @@ const NOME_REGRAS =
 
 const use = <R>(ctx: AppContext, fn: (files: CnpjFiles) => R | Promise<R>) => storeOf<CnpjStore>(ctx, 'cnpj').use(fn)
 const CNPJ_NOTE = 'CNPJ com ou sem pontuação, numérico ou alfanumérico; um CNPJ inválido dá 400 cnpj_invalido antes de qualquer consulta (e não é cobrado).'
+const REFERENCIA_NOTE =
+  ' Com ?referencia=AAAA-MM, como estava num mês do histórico (docs/historico.md), pelo mesmo preço; um mês que o histórico não guarda dá 400 com os meses guardados, e um CNPJ que não constava naquele mês, 404.'
+
+/**
+ * The card routes' answer for the month in use, or with ?referencia= for a month of the history
+ * (historico.ts; null when the month asked is the one in use). The plain path stays as it was.
+ */
+const atMonth = async <R>(referencia: string | undefined, now: () => R | Promise<R>, past: () => R | null): Promise<R> =>
+  referencia === undefined ? now() : (past() ?? now())
 
 export const situacao = defineRoute({
   path: '/v1/cnpj/situacao/{cnpj}',
@@ -39,36 +49,42 @@ export const empresa = defineRoute({
   path: '/v1/cnpj/empresa/{cnpj}',
   dataset: 'cnpj',
   summary: 'Cartão CNPJ do estabelecimento',
-  description: CNPJ_NOTE,
+  description: CNPJ_NOTE + REFERENCIA_NOTE,
   price: 0.005,
   params: CnpjPath,
+  query: ReferenciaQuery,
   response: Empresa,
-  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.empresaJson(files, params.cnpj)),
+  errors: ['cnpj_invalido', 'parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, query, ctx }) =>
+    use(ctx, (files) => atMonth(query.referencia, () => service.empresaJson(files, params.cnpj), () => historico.empresaEm(files, params.cnpj, query.referencia))),
 })
 
 export const socios = defineRoute({
   path: '/v1/cnpj/empresa/{cnpj}/socios',
   dataset: 'cnpj',
   summary: 'Quadro de sócios e administradores',
-  description: `${CNPJ_NOTE} O quadro é da empresa (raiz); CPFs vêm mascarados pela própria Receita.`,
+  description: `${CNPJ_NOTE} O quadro é da empresa (raiz); CPFs vêm mascarados pela própria Receita.${REFERENCIA_NOTE}`,
   price: 0.005,
   params: CnpjPath,
+  query: ReferenciaQuery,
   response: Socios,
-  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.sociosDe(files, params.cnpj)),
+  errors: ['cnpj_invalido', 'parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, query, ctx }) =>
+    use(ctx, (files) => atMonth(query.referencia, () => service.sociosDe(files, params.cnpj), () => historico.sociosEm(files, params.cnpj, query.referencia))),
 })
 
 export const completo = defineRoute({
   path: '/v1/cnpj/empresa/{cnpj}/completo',
   dataset: 'cnpj',
   summary: 'Cartão, sócios e demais estabelecimentos da mesma raiz',
-  description: `${CNPJ_NOTE} filiais traz até ${service.MAX_FILIAIS} outros estabelecimentos da raiz, por CNPJ; total_filiais conta todos.`,
+  description: `${CNPJ_NOTE} filiais traz até ${service.MAX_FILIAIS} outros estabelecimentos da raiz, por CNPJ; total_filiais conta todos.${REFERENCIA_NOTE}`,
   price: 0.01,
   params: CnpjPath,
+  query: ReferenciaQuery,
   response: EmpresaCompleta,
-  errors: ['cnpj_invalido', 'nao_encontrado', 'dados_indisponiveis'],
-  handler: ({ params, ctx }) => use(ctx, (files) => service.completoJson(files, params.cnpj)),
+  errors: ['cnpj_invalido', 'parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
+  handler: ({ params, query, ctx }) =>
+    use(ctx, (files) => atMonth(query.referencia, () => service.completoJson(files, params.cnpj), () => historico.completoEm(files, params.cnpj, query.referencia))),
 })
 
 export const lote = defineRoute({
@@ -88,6 +104,37 @@ export const lote = defineRoute({
   errors: ['parametro_invalido', 'nao_encontrado', 'dados_indisponiveis'],
   exampleInput: { query: { cnpjs: '33683111000280,12.ABC.345/01DE-35,11222333000181,33683111000107,123' } },
   handler: ({ query, ctx }) => use(ctx, (files) => service.loteJson(files, lerListaDeCnpjs(query.cnpjs))),
+})
+
+export const historicoRoute = defineRoute({
+  path: '/v1/cnpj/empresa/{cnpj}/historico',
+  dataset: 'cnpj',
+  summary: 'Histórico de mudanças de um CNPJ, mês a mês',
+  description:
+    `${CNPJ_NOTE} Cada mudança que os dumps mensais mostraram desde o primeiro mês guardado, da mais nova à mais antiga: tipo, campo do cartão, antes e depois como o cartão de cada mês os mostrava. ` +
+    'As mudanças da empresa (razão social, natureza jurídica, capital, porte, Simples, MEI, sócios) valem para todos os estabelecimentos da raiz. ' +
+    'Um CNPJ sem histórico responde 200 com mudancas vazio. meses diz em que meses guardados ele constava do cadastro (cada um vale em ?referencia= de /empresa, /completo e /socios). Preço de /completo.',
+  price: 0.01,
+  params: CnpjPath,
+  response: Historico,
+  errors: ['cnpj_invalido', 'dados_indisponiveis'],
+  handler: ({ params, ctx }) => use(ctx, async (files) => historico.historico(files, params.cnpj)),
+})
+
+export const mudancas = defineRoute({
+  path: '/v1/cnpj/mudancas',
+  dataset: 'cnpj',
+  summary: 'O que mudou no cadastro num mês: aberturas, baixas, mudanças de endereço, de atividade, de sócios...',
+  description:
+    'O feed de mudanças de um mês do histórico (padrão: o mais recente) contra o mês anterior guardado, com filtros que se combinam: tipo, uf, municipio (código de 4 dígitos da Receita), cnae (atividade principal). ' +
+    '"Empresas abertas em SP no CNAE 6201501 no último mês" é ?tipo=abertura&uf=SP&cnae=6201501. Ordem: tipo (na ordem do enum), UF, município, CNAE, CNPJ. ' +
+    'total é exato; por_pagina até 100; uma página além do fim, um mês fora do histórico ou um tipo desconhecido dão 400 (não cobrado). Preço de /busca.',
+  price: 0.01,
+  query: MudancasQuery,
+  response: Mudancas,
+  errors: ['parametro_invalido', 'dados_indisponiveis'],
+  exampleInput: { query: { uf: 'DF' } },
+  handler: ({ query, ctx }) => use(ctx, async (files) => historico.mudancas(files, query)),
 })
 
 export const busca = defineRoute({

@@ -6,7 +6,7 @@ import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
 import { filterStats, matchOf, planFilters } from './search-filters'
-import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO } from './card-json'
+import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO, type CardView } from './card-json'
 import type { Lote as LoteResposta } from './model'
 import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
@@ -21,17 +21,19 @@ const TIPO_SOCIO = { 1: 'pessoa_juridica', 2: 'pessoa_fisica', 3: 'estrangeiro' 
 const FAIXA = ['00-12', '13-20', '21-30', '31-40', '41-50', '51-60', '61-70', '71-80', '81+']
 export const MAX_FILIAIS = 1000
 
-const fonte = (files: CnpjFiles) => ({ base: 'RFB/CNPJ' as const, referencia: files.referencia })
+export type { CardView }
+
+const fonte = (files: CardView) => ({ base: 'RFB/CNPJ' as const, referencia: files.referencia })
 const s = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const cd = (codigo: unknown, lookup: Lookup) => {
   const c = s(codigo)
   return { codigo: c, descricao: c === null ? null : (lookup.get(c) ?? null) }
 }
 
-type Ficha = Record<FichaField | 'cnpj', string | null>
+export type Ficha = Record<FichaField | 'cnpj', string | null>
 
 /** A card's FICHA fields (CardStoreReader, blank = null) as named fields. */
-function decodeFicha(cnpj: string, values: string[]): Ficha {
+export function decodeFicha(cnpj: string, values: readonly (string | null)[]): Ficha {
   const f = { cnpj } as Ficha
   for (let i = 0; i < FICHA.length; i++) f[FICHA[i]!] = values[i] || null
   return f
@@ -49,11 +51,11 @@ function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
 }
 
 /** An establishment's city (card-json.ts municipioDe: the same on every route). */
-const municipio = (files: CnpjFiles, f: Ficha) => municipioDe(files, f.uf, f.municipio, f.cidade_exterior)
+export const municipio = (files: CardView, f: Ficha) => municipioDe(files, f.uf, f.municipio, f.cidade_exterior)
 /** The IBGE code of its municipality (card-json.ts ibgeDe). */
-const codigoMunicipioIbge = (files: CnpjFiles, f: Ficha) => ibgeDe(files, f.uf, f.municipio)
+const codigoMunicipioIbge = (files: CardView, f: Ficha) => ibgeDe(files, f.uf, f.municipio)
 
-const notFound = (files: CnpjFiles, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
+export const notFound = (files: CardView, cnpj: string) => new ApiError('nao_encontrado', `CNPJ ${cnpj} não consta na base de ${files.referencia}.`)
 
 export async function situacao(files: CnpjFiles, cnpj: string): Promise<Out<typeof Situacao>> {
   const f = ficha(files, cnpj)
@@ -85,6 +87,14 @@ export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeo
   return empresaJson(files, cnpj).parse() as Out<typeof Empresa>
 }
 
+/** A card's FICHA values (blank for null), as card-json.ts reads them. */
+const valuesOf = (f: Ficha) => FICHA.map((k) => f[k] ?? '')
+
+/** One card as an object (the history compares and renders cards field by field: historico.ts). */
+export function card(files: CardView, f: Ficha): Out<typeof Empresa> {
+  return JSON.parse(cardJson(files, f.cnpj!, valuesOf(f))) as Out<typeof Empresa>
+}
+
 /**
  * /v1/cnpj/lote: each CNPJ's card as /v1/cnpj/empresa/{cnpj} gives it, or the error it gives (not
  * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts), as JSON text. A list
@@ -105,9 +115,9 @@ export function loteJson(files: CnpjFiles, lista: Lote): JsonText {
   return new JsonText(`{"total":${itens.length},"validos":${lista.validos.length},"encontrados":${encontrados},"itens":[${itens.join(',')}],"fonte":${fonteJson(files)}}`)
 }
 
-type SocioRow = Record<SocioField, string | null>
+export type SocioRow = Record<SocioField, string | null>
 
-function socio(files: CnpjFiles, r: SocioRow): Out<typeof Socio> {
+export function socio(files: CardView, r: SocioRow): Out<typeof Socio> {
   const n = Number(r.faixa_etaria)
   return {
     nome: r.nome,
@@ -125,19 +135,23 @@ export function socios(files: CnpjFiles, cnpj: string): Out<typeof Socio>[] {
   const root = cnpj.slice(0, 8)
   const dados = files.cards.partners(root)
   if (dados === null) return []
-  return dados.split(PARTNER_SEPARATOR).map((partner) => {
-    const values = partner.split(CARD_SEPARATOR)
-    const r = {} as SocioRow
-    for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
-    return socio(files, r)
-  })
+  return dados.split(PARTNER_SEPARATOR).map((partner) => socio(files, socioRow(partner.split(CARD_SEPARATOR))))
 }
+
+/** A partner's values (SOCIO order, blank = null) as named fields. */
+export function socioRow(values: readonly (string | null | undefined)[]): SocioRow {
+  const r = {} as SocioRow
+  for (let i = 0; i < SOCIO.length; i++) r[SOCIO[i]!] = values[i] || null
+  return r
+}
+
+/** /socios's answer from a list already rendered. */
+export const sociosAnswer = (files: CardView, cnpj: string, list: Out<typeof Socio>[]) => ({ cnpj, total: list.length, socios: list, fonte: fonte(files) })
 
 /** 404 unless the establishment exists (partners are per root, but the path names one CNPJ). */
 export async function sociosDe(files: CnpjFiles, cnpj: string) {
   if (!ficha(files, cnpj)) throw notFound(files, cnpj)
-  const list = socios(files, cnpj)
-  return { cnpj, total: list.length, socios: list, fonte: fonte(files) }
+  return sociosAnswer(files, cnpj, socios(files, cnpj))
 }
 
 /** /v1/cnpj/empresa/{cnpj}/completo as JSON text: the card, its partners and the root's other establishments. */
@@ -146,8 +160,15 @@ export function completoJson(files: CnpjFiles, cnpj: string): JsonText {
   const cards = files.cards.cardsOfRoot(cnpj.slice(0, 8))
   const main = cards.find((c) => c.cnpj === cnpj)
   if (!main) throw notFound(files, cnpj)
-  const list = socios(files, cnpj)
   const outros = cards.filter((c) => c.cnpj !== cnpj).map((c) => decodeFicha(c.cnpj, c.campos))
+  return completoText(files, cnpj, main.campos, outros, socios(files, cnpj))
+}
+
+/**
+ * /completo's answer as JSON text: the card (its FICHA values), the partners, and the root's other
+ * establishments (`outros`, in CNPJ order). The month in use and the history's months (historico.ts) alike.
+ */
+export function completoText(files: CardView, cnpj: string, main: readonly (string | null)[], outros: Ficha[], list: Out<typeof Socio>[]): JsonText {
   const filiais = outros.slice(0, MAX_FILIAIS).map((f): Out<typeof Filial> => ({
     cnpj: f.cnpj!,
     matriz_filial: matrizFilial(f.matriz_filial),
@@ -155,7 +176,7 @@ export function completoJson(files: CnpjFiles, cnpj: string): JsonText {
     municipio: municipio(files, f),
     situacao: f.situacao ? (SITUACAO_DESCRICAO[f.situacao] ?? null) : null,
   }))
-  const card = cardJson(files, cnpj, main.campos)
+  const card = cardJson(files, cnpj, main)
   return new JsonText(`${card.slice(0, -1)},"socios":${JSON.stringify(list)},"total_socios":${list.length},"filiais":${JSON.stringify(filiais)},"total_filiais":${outros.length}}`)
 }
 

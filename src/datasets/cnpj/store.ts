@@ -13,6 +13,8 @@ import { followLink, type Follower } from '../../core/stores/current-link'
 import { availableMemory, prewarm, PREWARM_SHARE, type Prewarm } from '../../core/stores/prewarm'
 import { buildHead, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTNER_SEARCH_FILE, SEARCH_FILE } from './layout'
 import { CardStoreReader } from './cards'
+import { municipiosIbge } from './card-json'
+import { HistoryStore } from './historico-store'
 import { SQL } from './queries'
 
 export type Lookup = Map<string, string | null>
@@ -24,6 +26,8 @@ export interface CnpjFiles {
   partnerSearch: Database
   /** The card store: cards and partners by CNPJ and root. */
   cards: CardStoreReader
+  /** The months of history the build holds (historico-store.ts). */
+  historico: HistoryStore
   /** The background read of the served files into the OS page cache (--prewarm), stopped on close. */
   prewarm?: { stop(): void }
   referencia: string
@@ -47,7 +51,7 @@ export interface CnpjStore extends DatasetStore {
   reload(): Promise<boolean>
 }
 
-const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
+export const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const
 
 /**
  * The month's small code tables (a few thousand rows) and the IBGE code of each municipality,
@@ -60,12 +64,7 @@ async function readLookups(path: string): Promise<Pick<CnpjFiles, 'lookups' | 'i
     const lookups: Record<string, Lookup> = {}
     for (const table of LOOKUP_TABLES)
       lookups[table] = new Map((await duck.query(SQL.lookups(table))).map((r) => [String(r.codigo), (r.descricao as string | null) ?? null]))
-    const ibge: MunicipiosIbge = { porTom: new Map(), tomsPorIbge: new Map() }
-    for (const r of await duck.query(SQL.municipiosIbge)) {
-      const [tom, code] = [String(r.codigo), String(r.codigo_ibge)]
-      ibge.porTom.set(tom, code)
-      ibge.tomsPorIbge.set(code, [...(ibge.tomsPorIbge.get(code) ?? []), tom])
-    }
+    const ibge = municipiosIbge((await duck.query(SQL.municipiosIbge)).map((r) => [String(r.codigo), String(r.codigo_ibge)] as const))
     return { lookups: lookups as CnpjFiles['lookups'], ibge }
   } finally {
     await duck.close()
@@ -84,6 +83,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
       search: open(openImmutable(join(dir, SEARCH_FILE))),
       partnerSearch: open(openImmutable(join(dir, PARTNER_SEARCH_FILE))),
       cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
+      historico: open(new HistoryStore(dir)),
       referencia: manifest.referencia,
       lookups,
       ibge,
@@ -151,6 +151,7 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
       files.search.close()
       files.partnerSearch.close()
       files.cards.close()
+      files.historico.close()
     },
     onError: (err, serving) =>
       serving

@@ -1,0 +1,190 @@
+// Writes one month file of the history (src/datasets/cnpj/historico-layout.ts): the month's
+// changes in feed order, in zstd blocks, with the CNAE ordering, the roots' positions and the
+// month's code tables. Written once into the build's temp dir; never changed after.
+//
+// The items wait in a DuckDB table (ItemSink) and come back sorted in chunks: a national month is
+// ~3.5 M items, and held in JavaScript (lines and keys) they and their sorting peaked at 3.1 GB
+// (measured on 3.5 M items); in DuckDB they stay under its memory limit and spill to disk beyond.
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api'
+import { Database } from 'bun:sqlite'
+import { releaseResults } from '../lib/release-results'
+import {
+  CNAE_BLOCK, encodeCnaeBlock, encodeFeedBlock, encodeFloats, encodeJson, encodeRootBlock, FEED_BLOCK, ROOT_BLOCK, HISTORY_FORMAT, HISTORY_SCHEMA,
+  INDEX_CNAE, INDEX_FEED, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, type HistoryMeta, type RotulosJson,
+} from '../../src/datasets/cnpj/historico-layout'
+
+/** The table the month's items wait in, one row per item. */
+const ITEMS_TABLE = `CREATE TABLE itens (chave DOUBLE, cnpj VARCHAR, campo INTEGER, linha VARCHAR, raiz DOUBLE)`
+/**
+ * Feed order: key1 (tipo, UF, município, CNAE), CNPJ, the field (in CAMPOS order), then the line
+ * itself (partners of one company); each item's position in it is its place in the feed.
+ */
+const FEED_ORDER = 'chave, cnpj, campo, linha'
+
+/** Collects a month's items into a DuckDB table, through an appender on a connection of its own. */
+export class ItemSink {
+  count = 0
+  private constructor(readonly conn: DuckDBConnection, private readonly appender: DuckDBAppender) {}
+
+  static async open(conn: DuckDBConnection): Promise<ItemSink> {
+    await conn.run(ITEMS_TABLE)
+    return new ItemSink(conn, await conn.createAppender('itens'))
+  }
+
+  push(line: string, k1: number, cnpj: string, campo: number, root: number) {
+    const a = this.appender
+    a.appendDouble(k1)
+    a.appendVarchar(cnpj)
+    a.appendInteger(campo)
+    a.appendVarchar(line)
+    a.appendDouble(root)
+    a.endRow()
+    this.count++
+  }
+
+  /** Every item appended is in the table. */
+  close() {
+    this.appender.flushSync()
+    this.appender.closeSync()
+  }
+}
+
+export interface MonthFile {
+  referencia: string
+  referencia_anterior: string | null
+  lacuna: boolean
+  rotulos: RotulosJson
+  rotulosAnterior: RotulosJson | null
+  /** The month's items (none for the first month held). */
+  items: ItemSink | null
+  /** CNPJs that left the registry in this month. */
+  saidas: string[]
+  /** The município codes of the items, with their UFs (one in a clean dump: the Receita's codes are national). */
+  municipios: Record<string, string[]>
+}
+
+/** A query's rows, chunk by chunk, as arrays of column values. */
+async function* chunks(conn: DuckDBConnection, sql: string): AsyncGenerator<unknown[][]> {
+  const result = await conn.stream(sql)
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) return
+    yield chunk.getRows() as unknown[][]
+  }
+}
+
+/** Writes `path` (a new file) and returns its meta. */
+export async function writeMonthFile(path: string, month: MonthFile): Promise<HistoryMeta> {
+  const items = month.items
+  const conn = items?.conn
+  const porTipo: Record<string, number> = {}
+  if (conn)
+    for (const [tipo, n] of (await conn.runAndReadAll(`SELECT floor(chave / ${2 ** 24 * 16384 * 32})::INTEGER AS t, count(*) FROM itens GROUP BY t ORDER BY t`)).getRows())
+      porTipo[TIPOS[Number(tipo)]!] = Number(n)
+  const meta: HistoryMeta = {
+    formato: HISTORY_FORMAT, referencia: month.referencia, referencia_anterior: month.referencia_anterior, lacuna: month.lacuna,
+    itens: items?.count ?? 0, por_tipo: porTipo,
+  }
+  const db = new Database(path, { create: true })
+  try {
+    // 16 KB pages: blocks of ~1.5 KB fill them with little slack (4 KB pages left a quarter of the file empty).
+    db.exec('PRAGMA page_size = 16384; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;')
+    db.exec(HISTORY_SCHEMA)
+    db.exec('BEGIN')
+    const putMeta = db.prepare('INSERT INTO meta (chave, valor) VALUES (?, ?)')
+    for (const [k, v] of Object.entries(meta)) putMeta.run(k, typeof v === 'string' ? v : JSON.stringify(v))
+    const putRotulos = db.prepare('INSERT INTO rotulos (chave, dados) VALUES (?, ?)')
+    putRotulos.run(ROTULOS_MES, encodeJson(month.rotulos))
+    if (month.rotulosAnterior) putRotulos.run(ROTULOS_ANTERIOR, encodeJson(month.rotulosAnterior))
+    const putFeed = db.prepare('INSERT INTO fluxo (chave, dados) VALUES (?, ?)')
+    const putCnae = db.prepare('INSERT INTO fluxo_cnae (chave, dados) VALUES (?, ?)')
+    const putIndex = db.prepare('INSERT INTO indice (chave, dados) VALUES (?, ?)')
+    const putRoot = db.prepare('INSERT INTO raiz (chave, dados) VALUES (?, ?)')
+    const firstKeys: number[] = []
+    const firstKeys2: number[] = []
+    if (conn) {
+      // Each item's place in the feed, once.
+      await conn.run(`CREATE TABLE fluxo AS SELECT (row_number() OVER (ORDER BY ${FEED_ORDER}) - 1)::UINTEGER AS pos, chave, linha, raiz FROM itens`)
+      await conn.run('DROP TABLE itens')
+      // The feed: FEED_BLOCK items a block.
+      let keys: number[] = []
+      let lines: string[] = []
+      let block = 0
+      const flushFeed = () => {
+        firstKeys.push(keys[0]!)
+        putFeed.run(block++, encodeFeedBlock(keys, lines))
+        keys = []
+        lines = []
+      }
+      for await (const rows of chunks(conn, 'SELECT chave, linha FROM fluxo ORDER BY pos'))
+        for (const [k, line] of rows) {
+          keys.push(Number(k))
+          lines.push(String(line))
+          if (keys.length === FEED_BLOCK) flushFeed()
+        }
+      if (keys.length) flushFeed()
+      releaseResults()
+      // The CNAE ordering: feed positions by (key2, position); within one CNAE it keeps the feed's order.
+      let positions: number[] = []
+      let cnaeKeys: number[] = []
+      block = 0
+      const flushCnae = () => {
+        firstKeys2.push(cnaeKeys[0]!)
+        putCnae.run(block++, encodeCnaeBlock(cnaeKeys, positions))
+        positions = []
+        cnaeKeys = []
+      }
+      const KEY2 = key2Sql('chave')
+      for await (const rows of chunks(conn, `SELECT pos, ${KEY2} AS k2 FROM fluxo ORDER BY k2, pos`))
+        for (const [pos, k2] of rows) {
+          positions.push(Number(pos))
+          cnaeKeys.push(Number(k2))
+          if (positions.length === CNAE_BLOCK) flushCnae()
+        }
+      if (positions.length) flushCnae()
+      releaseResults()
+      // Each root's feed positions, ROOT_BLOCK roots a block, keyed by the block's first root.
+      let roots: number[] = []
+      let rootPositions: number[][] = []
+      const flushRoots = () => {
+        if (roots.length) putRoot.run(roots[0]!, encodeRootBlock(roots, rootPositions))
+        roots = []
+        rootPositions = []
+      }
+      for await (const rows of chunks(conn, 'SELECT raiz, pos FROM fluxo ORDER BY raiz, pos'))
+        for (const [r, pos] of rows) {
+          const root = Number(r)
+          if (roots.at(-1) === root) rootPositions.at(-1)!.push(Number(pos))
+          else {
+            if (roots.length === ROOT_BLOCK) flushRoots()
+            roots.push(root)
+            rootPositions.push([Number(pos)])
+          }
+        }
+      flushRoots()
+      await conn.run('DROP TABLE fluxo')
+    }
+    putIndex.run(INDEX_FEED, encodeFloats(firstKeys))
+    putIndex.run(INDEX_CNAE, encodeFloats(firstKeys2))
+    const putExtra = db.prepare('INSERT INTO extra (chave, dados) VALUES (?, ?)')
+    putExtra.run('saidas', encodeJson(month.saidas))
+    putExtra.run('municipios', encodeJson(month.municipios))
+    db.exec('COMMIT')
+    for (const st of [putMeta, putRotulos, putFeed, putCnae, putIndex, putRoot, putExtra]) st.finalize()
+  } catch (err) {
+    db.close()
+    throw err
+  }
+  db.close()
+  return meta
+}
+
+/** key2 of a key1 column, in SQL (historico-layout.ts key2OfKey1, which the tests hold it to). */
+export function key2Sql(k1: string): string {
+  const cnae = `(${k1} % ${2 ** 24})`
+  const rest = `floor(${k1} / ${2 ** 24})`
+  const municipio = `(${rest} % 16384)`
+  const uf = `(floor(${rest} / 16384) % 32)`
+  const tipo = `floor(${rest} / ${16384 * 32})`
+  return `(((${cnae} * 32 + ${tipo}) * 32 + ${uf}) * 16384 + ${municipio})`
+}

@@ -1,0 +1,600 @@
+// The registry's history, kept by the monthly ingest (docs/historico.md). A new month is compared
+// with the build in use through both builds' DuckDB tables (the registry as loaded: the same
+// columns whatever layout the card store has). First one hash per row of each month (a sum per root
+// for the partners), split by root partition, finds the roots that changed; then only those roots'
+// rows are split again and joined month against month as the card store builds the card (the
+// establishment's part, the company's part, the partner list). What differs crosses to JavaScript,
+// where each card field's raw values are compared (CAMPOS) and a change is kept only when the card
+// shows it. The month's changes go to a new month file beside hard links to the files of the months
+// already held: the history is swapped with the build, and a failed build (its temp dir removed)
+// changes nothing.
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
+import {
+  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
+  ficha, key1, key2, monthRanges, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
+} from '../../src/datasets/cnpj/historico-layout'
+import { card, socio, socioRow } from '../../src/datasets/cnpj/service'
+import { municipiosIbge, type CardView } from '../../src/datasets/cnpj/card-json'
+import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
+import { parseMeta } from '../../src/datasets/cnpj/historico-store'
+import { BuildError, buildSnapshot } from '../lib/snapshot'
+import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
+import { progress } from '../lib/progress'
+import { releaseResults } from '../lib/release-results'
+import { sqlString } from '../lib/sql'
+import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, ESTABLISHMENT_VALUES_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
+import { ItemSink, writeMonthFile } from './history-file'
+import { partitionRelation, partitionSelect } from './partitions'
+
+/** What the ingest of `month` does with the history, decided before anything is loaded. */
+export interface HistoryPlan {
+  /** baseline: the history starts at this month; carry: the newest month held is rebuilt, its history kept; compare: a newer month. */
+  kind: 'baseline' | 'carry' | 'compare'
+  month: string
+  /** The build in use, when there is one (its months are carried over). */
+  current: string | null
+  currentMonth: string | null
+  /** Months held by the build in use. */
+  held: string[]
+}
+
+export { monthRanges }
+
+/** Months held in a build's history folder, oldest first. */
+export function heldMonths(buildDir: string): string[] {
+  const dir = join(buildDir, HISTORY_DIR)
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).map((f) => HISTORY_FILE.exec(f)?.[1]).filter((m): m is string => Boolean(m)).sort()
+}
+
+/**
+ * Decides what the ingest of `month` does with the history. The history only grows forward: a
+ * month older than the newest one held, or one already held, is refused (one line, before any
+ * download or load); the newest month held may be built again (a new version's layout, a lost
+ * file), keeping its history as it is. `restart` starts a new history at `month` (the bundled
+ * sample, which always builds its two months in order).
+ */
+export function planHistory(dataDir: string, month: string, restart = false): HistoryPlan {
+  const link = join(dataDir, DATASET_DIR, CURRENT_LINK)
+  const baseline: HistoryPlan = { kind: 'baseline', month, current: null, currentMonth: null, held: [] }
+  if (restart || !existsSync(link)) return baseline
+  let currentMonth: string
+  try {
+    currentMonth = buildHead(link).referencia
+  } catch {
+    return baseline
+  }
+  const held = heldMonths(link)
+  const newest = [...held, currentMonth].sort().at(-1)!
+  if (month < newest) {
+    const guardados = monthRanges(held.length ? held : [currentMonth])
+    if (held.includes(month) || month === currentMonth)
+      throw new BuildError(`o mês ${month} já está no histórico do cadastro (meses guardados: ${guardados}); só o mais recente, ${newest}, pode ser construído de novo`)
+    throw new BuildError(
+      `o mês ${month} é anterior ao mais recente guardado (${newest}): o histórico só cresce para a frente; carregue os meses do mais antigo ao mais novo, numa pasta de dados nova (--data) se precisar de meses anteriores a ${held[0] ?? currentMonth}`,
+    )
+  }
+  if (month === newest) return { kind: 'carry', month, current: link, currentMonth, held }
+  if (!existsSync(join(link, DUCKDB_FILE)))
+    throw new BuildError(`a base em uso (${currentMonth}) não tem ${DUCKDB_FILE}, de onde sai a comparação com ${month}; construa ${currentMonth} de novo antes (dadosbr ingest cnpj --mes ${currentMonth})`)
+  return { kind: 'compare', month, current: link, currentMonth, held }
+}
+
+export interface HistoryOptions {
+  plan: HistoryPlan
+  /** The build's temp dir (its cnpj.duckdb is complete and closed). */
+  work: string
+  memoryLimit: string
+  threads: number
+  quiet?: boolean
+}
+
+/** The history part of a build's manifest. */
+export interface HistorySummary {
+  /** Months held after this build, oldest first. */
+  meses: string[]
+  /** The month the new one was compared with (null: no comparison). */
+  referencia_anterior: string | null
+  lacuna: boolean
+  itens: number
+  por_tipo: Record<string, number>
+  /** Bytes of every month file held. */
+  bytes: number
+  /** CPU seconds of each step of the comparison (empty when there was none). */
+  cpu_segundos: Record<string, number>
+  /** Wall seconds of each step. */
+  segundos: Record<string, number>
+}
+
+/** Hard link (same file system: the data dir), or a copy where links are not allowed. */
+function linkOrCopy(from: string, to: string) {
+  try {
+    linkSync(from, to)
+  } catch {
+    copyFileSync(from, to)
+  }
+}
+
+/** Reads the code tables a card is rendered with from an attached registry. */
+async function readRotulos(conn: DuckDBConnection, db: string): Promise<RotulosJson> {
+  const out: RotulosJson = {}
+  for (const table of LOOKUP_TABLES)
+    out[table] = (await conn.runAndReadAll(`SELECT codigo, descricao FROM ${db}.${table} ORDER BY codigo, descricao`)).getRows().map(([c, d]) => [String(c), d === null ? null : String(d)])
+  // The month's TOM ↔ IBGE pairs (the card's codigo_municipio_ibge), as the server reads them (src/datasets/cnpj/queries.ts).
+  out[ROTULO_IBGE] = (await conn.runAndReadAll(`SELECT codigo, codigo_ibge FROM ${db}.municipios WHERE codigo_ibge IS NOT NULL ORDER BY codigo`)).getRows().map(([c, d]) => [String(c), String(d)])
+  return out
+}
+
+const toLookups = (r: RotulosJson): CardView['lookups'] =>
+  Object.fromEntries(LOOKUP_TABLES.map((t) => [t, new Map(r[t] ?? []) as Lookup])) as CardView['lookups']
+
+/** Rows a partitioned write keeps per partition before writing them out (see buildHistory). */
+const FLUSH_ROWS = 65_536
+
+/** Builds the history of the new build into `work/historico`; returns the manifest's summary. */
+export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
+  const { plan, work } = o
+  const dir = join(work, HISTORY_DIR)
+  mkdirSync(dir, { recursive: true })
+  if (plan.current && plan.kind !== 'baseline') for (const m of plan.held) linkOrCopy(join(plan.current, HISTORY_DIR, historyFile(m)), join(dir, historyFile(m)))
+  const tmp = join(work, 'historico.tmp')
+  // DuckDB creates its spill folder, not the folders above it.
+  mkdirSync(tmp, { recursive: true })
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: String(o.threads),
+    memory_limit: o.memoryLimit,
+    temp_directory: join(tmp, 'duckdb'),
+    preserve_insertion_order: 'false',
+    // A partitioned write buffers each partition's rows until this many: with the default (~0.5 M
+    // rows) the 100 partitions of the hashes held most of the phase's 2 GB at 10 M companies.
+    partitioned_write_flush_threshold: String(FLUSH_ROWS),
+  })
+  const conn = await instance.connect()
+  let open = true
+  const close = () => {
+    if (!open) return
+    open = false
+    conn.closeSync()
+    instance.closeSync()
+  }
+  let meta: HistoryMeta | null = null
+  let cpu: Record<string, number> = {}
+  let wall: Record<string, number> = {}
+  try {
+    await conn.run(`ATTACH ${sqlString(join(work, DUCKDB_FILE))} AS depois (READ_ONLY)`)
+    const rotulos = await readRotulos(conn, 'depois')
+    const empty = (referencia: string, r: RotulosJson) =>
+      writeMonthFile(join(dir, historyFile(referencia)), { referencia, referencia_anterior: null, lacuna: false, rotulos: r, rotulosAnterior: null, items: null, saidas: [], municipios: {} })
+    if (plan.kind === 'baseline' || (plan.kind === 'carry' && !plan.held.includes(plan.month))) meta = await empty(plan.month, rotulos)
+    else if (plan.kind === 'carry') meta = monthMeta(join(dir, historyFile(plan.month)))
+    else if (plan.kind === 'compare') {
+      await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
+      const rotulosAntes = await readRotulos(conn, 'antes')
+      // A build made before the history: its month becomes the first one held.
+      if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
+      const left = new Set<string>()
+      for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
+      const { steps, ...month } = await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left })
+      meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
+        referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
+        rotulos, rotulosAnterior: rotulosAntes, ...month,
+      })
+      month.items.conn.closeSync()
+      steps.lap('arquivo')
+      cpu = steps.cpu
+      wall = steps.seconds
+    }
+  } finally {
+    close()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  const meses = heldMonths(work)
+  const bytes = meses.reduce((n, m) => n + statSync(join(dir, historyFile(m))).size, 0)
+  return { meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes, cpu_segundos: cpu, segundos: wall }
+}
+
+/** The meta of a month file. */
+export function monthMeta(path: string): HistoryMeta {
+  const db = new Database(path, { readonly: true })
+  try {
+    return parseMeta(db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
+  } finally {
+    db.close()
+  }
+}
+
+/** One `extra` value of a month file. */
+function monthExtra<T>(path: string, key: string): T {
+  const db = new Database(path, { readonly: true })
+  try {
+    const row = db.query('SELECT dados FROM extra WHERE chave = ?').get(key) as { dados: Uint8Array } | null
+    return decodeJson<T>(row!.dados)
+  } finally {
+    db.close()
+  }
+}
+
+// ---- the comparison ----
+
+/**
+ * What the comparison reads of each month's registry table: the columns the cards show (the
+ * establishment's as its card part, `ficha`, as the card store writes it), over its DuckDB table.
+ */
+const DETAIL: Record<'estabelecimentos' | 'empresas' | 'simples' | 'socios', string> = {
+  estabelecimentos: `cnpj, cnpj_basico, ${ESTABLISHMENT_CARD_SQL} AS ficha, matriz_filial`,
+  empresas: partitionSelect('empresas'),
+  simples: partitionSelect('simples'),
+  socios: partitionSelect('socios'),
+}
+type Kind = keyof typeof DETAIL
+const KINDS = Object.keys(DETAIL) as Kind[]
+const columnsOf = (kind: Kind) => partitionSelect(kind).split(', ').filter((c) => c !== 'cnpj_basico')
+
+/**
+ * One hash per row (per root for the partners, a sum: the same multiset of rows, the same sum),
+ * over the values the cards show. Comparing these over every row of both months is cheap; the
+ * card strings are built only for the roots whose hashes differ. A company or Simples row is hashed
+ * as it is (a root listed twice compares its rows pairwise, and differing duplicates count as a
+ * change): grouping them by root cost 2.2 CPU-s a table at 10 M companies, a sixth of the hashing.
+ */
+const FINGERPRINT: Record<Kind, (db: string) => string> = {
+  estabelecimentos: (db) => `SELECT cnpj, cnpj_basico, hash(${ESTABLISHMENT_VALUES_SQL.join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.estabelecimentos`,
+  empresas: (db) => `SELECT cnpj_basico, hash(${columnsOf('empresas').join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.empresas`,
+  simples: (db) => `SELECT cnpj_basico, hash(${columnsOf('simples').join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.simples`,
+  socios: (db) => `SELECT cnpj_basico, sum(hash(${columnsOf('socios').join(', ')})) AS h, any_value(${partitionSql('cnpj_basico')}) AS part FROM ${db}.socios GROUP BY cnpj_basico`,
+}
+
+/**
+ * Where a build keeps its month's fingerprints (FINGERPRINT, by root partition), for the next
+ * month's comparison: hashing both months was half of the comparison's CPU (47.7 of 94.2 s at 10 M
+ * companies); kept, each month is hashed once. ~2.5 GB for a national month (the hashes do not
+ * compress), beside the build's ~35 GB. The version names the SQL that made them: fingerprints of
+ * another version (a card field added, say) are not compared, the old month is hashed again.
+ */
+export const FINGERPRINT_DIR = 'impressoes'
+const FINGERPRINT_VERSION_FILE = 'versao'
+const FINGERPRINT_VERSION = Bun.hash(KINDS.map((k) => FINGERPRINT[k]('x')).join('\n')).toString(36)
+
+/** A build's fingerprints directory, when it has them in this version. */
+function fingerprintsOf(build: string): string | null {
+  const dir = join(build, FINGERPRINT_DIR)
+  try {
+    return readFileSync(join(dir, FINGERPRINT_VERSION_FILE), 'utf8') === FINGERPRINT_VERSION ? dir : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The changed roots' rows are compared in groups of root partitions, each group's differences read
+ * into JavaScript at once: about ROOTS_PER_GROUP changed roots a group (~20 MB of card strings a
+ * side), at least 10 groups (each group costs a few queries of a few ms however small) and at most
+ * one per partition. A national month changes ~2 M roots: ~80 groups.
+ */
+const ROOTS_PER_GROUP = 25_000
+const detailGroups = (changedRoots: number) => Math.min(PARTITIONS, Math.max(10, Math.ceil(changedRoots / ROOTS_PER_GROUP)))
+
+/** A partition's relation under `dir`; an empty one with the same columns when it got no rows. */
+function relation(dir: string, kind: Kind, p: number, empty: string): string {
+  const rel = partitionRelation(dir, kind, p)
+  return rel ? `(SELECT * FROM ${rel})` : `(${empty} LIMIT 0)`
+}
+
+const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
+
+/**
+ * One partition pair's differences, as temp tables. Over every row only narrow joins run: the
+ * establishments on the CNPJ (their card part, `ficha`, compared as one string), the company and
+ * Simples rows on the root (row against row, every column the cards read), the partner rows as
+ * multisets; the card strings of the company and the partner lists are then built for the
+ * changed roots only (about 2 % of them a month).
+ */
+async function differences(conn: DuckDBConnection, o: (kind: Kind) => string, n: (kind: Kind) => string) {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE de AS SELECT coalesce(o.cnpj, n.cnpj) AS cnpj, coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.ficha AS antes, n.ficha AS depois
+    FROM ${o('estabelecimentos')} o FULL OUTER JOIN ${n('estabelecimentos')} n ON o.cnpj = n.cnpj WHERE o.ficha IS DISTINCT FROM n.ficha`)
+  const rows = (kind: Kind) => `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${one(o(kind))} o FULL OUTER JOIN ${one(n(kind))} n ON o.cnpj_basico = n.cnpj_basico WHERE o IS DISTINCT FROM n`
+  await conn.run(`CREATE OR REPLACE TEMP TABLE dc AS ${rows('empresas')} UNION ${rows('simples')}`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ds AS SELECT DISTINCT cnpj_basico AS raiz FROM
+    ((SELECT * FROM ${o('socios')} EXCEPT ALL SELECT * FROM ${n('socios')}) UNION ALL (SELECT * FROM ${n('socios')} EXCEPT ALL SELECT * FROM ${o('socios')}))`)
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raizes AS SELECT raiz FROM de UNION SELECT raiz FROM dc UNION SELECT raiz FROM ds`)
+}
+
+/** For each changed root of one month: its company part of the card and its headquarters (else first establishment). */
+const context = (side: (kind: Kind) => string) => {
+  const changed = (kind: Kind) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${side(kind)} WHERE cnpj_basico IN (SELECT raiz FROM raizes))`
+  return `(SELECT r.raiz, ${COMPANY_CARD_SQL} AS parte, rep.cnpj, rep.ficha FROM raizes r
+    LEFT JOIN ${changed('empresas')} m ON m.cnpj_basico = r.raiz LEFT JOIN ${changed('simples')} si ON si.cnpj_basico = r.raiz
+    LEFT JOIN (SELECT cnpj_basico, min_by(cnpj, k) AS cnpj, min_by(ficha, k) AS ficha FROM
+      (SELECT cnpj_basico, cnpj, ficha, (CASE WHEN matriz_filial = 1 THEN '0' ELSE '1' END) || cnpj AS k FROM ${side('estabelecimentos')} WHERE cnpj_basico IN (SELECT raiz FROM raizes))
+      GROUP BY cnpj_basico) rep ON rep.cnpj_basico = r.raiz)`
+}
+
+const partnerLists = (side: (kind: Kind) => string) =>
+  `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ds) GROUP BY s.cnpj_basico)`
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
+const fields = (dados: string) => dados.split(CARD_SEPARATOR).map((v) => v || null)
+const ESTABLISHMENT_COUNT = FICHA.indexOf('razao_social')
+const EMPTY_COMPANY: Registro = Array(FICHA.length - ESTABLISHMENT_COUNT).fill(null)
+
+interface RootChanges {
+  estabs: { cnpj: string; antes: string | null; depois: string | null }[]
+  empresa?: { antes: string | null; depois: string | null }
+  socios?: { antes: string | null; depois: string | null }
+  repDepois?: { cnpj: string; ficha: string }
+  repAntes?: { cnpj: string; ficha: string }
+}
+
+interface CompareContext extends HistoryOptions {
+  tmp: string
+  rotulos: RotulosJson
+  /** CNPJs that left the registry in a month held: back in the dump, they are voltou_ao_cadastro. */
+  left: Set<string>
+}
+
+/**
+ * Compares the build in use (attached `antes`) with the new month (attached `depois`); returns the
+ * month's items. Three passes over the registry: each month's fingerprints, split by root
+ * partition; the changed roots, partition by partition; the changed roots' rows of both months,
+ * split again (a few percent of the registry), compared partition by partition into items.
+ */
+async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps }> {
+  const steps = new Steps()
+  const dir = (what: string, side: string) => join(o_.tmp, what, side)
+  const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  // The new month's fingerprints stay in its build, for the next month's comparison; the old
+  // month's come from its build when they are there and of this version, else from its DuckDB file.
+  const fingerprints = { antes: fingerprintsOf(o_.plan.current!) ?? dir('hash', 'antes'), depois: join(o_.work, FINGERPRINT_DIR) }
+  for (const side of ['antes', 'depois'] as const) {
+    if (side === 'antes' && fingerprints.antes !== dir('hash', 'antes')) continue
+    mkdirSync(fingerprints[side], { recursive: true })
+    for (const kind of KINDS) await write(FINGERPRINT[kind](side), join(fingerprints[side], kind))
+  }
+  writeFileSync(join(fingerprints.depois, FINGERPRINT_VERSION_FILE), FINGERPRINT_VERSION)
+  steps.lap('impressoes')
+  await conn.run('CREATE OR REPLACE TEMP TABLE mudou (raiz VARCHAR)')
+  const hashed = (side: 'antes' | 'depois', p: number) => KINDS.some((kind) => partitionRelation(fingerprints[side], kind, p) !== null)
+  for (let p = 0; p < PARTITIONS; p++) {
+    if (!hashed('antes', p) && !hashed('depois', p)) continue
+    const fp = (side: 'antes' | 'depois', kind: Kind) => relation(fingerprints[side], kind, p, `SELECT * FROM (${FINGERPRINT[kind](side)})`)
+    const differ = (kind: Kind, key: string) =>
+      `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${fp('antes', kind)} o FULL OUTER JOIN ${fp('depois', kind)} n ON o.${key} = n.${key} WHERE o.h IS DISTINCT FROM n.h`
+    await conn.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)
+  }
+  steps.lap('raizes_mudadas')
+  const groups = detailGroups(Number((await conn.runAndReadAll('SELECT count(*) FROM mudou')).getRows()[0]![0]))
+  // The changed roots' rows are a few percent of the registry: `groups` groups of partitions
+  // keep each comparison in memory with far fewer queries (each costs a few ms however small).
+  for (const side of ['antes', 'depois']) {
+    mkdirSync(dir('linhas', side), { recursive: true })
+    for (const kind of KINDS)
+      await write(`SELECT ${DETAIL[kind]}, ${partitionSql('cnpj_basico')} % ${groups} AS part FROM ${side}.${kind} WHERE cnpj_basico IN (SELECT raiz FROM mudou)`, join(dir('linhas', side), kind))
+  }
+  steps.lap('linhas_mudadas')
+  const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month, ibge: municipiosIbge(o_.rotulos[ROTULO_IBGE] ?? []) }
+  const out = new ItemBuilder(view, o_.left, sink)
+  const bar = progress('histórico', groups, { quiet: o_.quiet })
+  const present = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('linhas', side), kind, p) !== null)
+  for (let p = 0; p < groups; p++) {
+    // A partition with no changed root has nothing to compare.
+    if (!present('antes', p) && !present('depois', p)) {
+      bar.add(1)
+      continue
+    }
+    const o = (kind: Kind) => relation(dir('linhas', 'antes'), kind, p, `SELECT ${DETAIL[kind]} FROM antes.${kind}`)
+    const n = (kind: Kind) => relation(dir('linhas', 'depois'), kind, p, `SELECT ${DETAIL[kind]} FROM depois.${kind}`)
+    await differences(conn, o, n)
+    steps.lap('comparacao')
+    const roots = new Map<string, RootChanges>()
+    const at = (raiz: string) => {
+      let r = roots.get(raiz)
+      if (!r) roots.set(raiz, (r = { estabs: [] }))
+      return r
+    }
+    for (const [cnpj, raiz, antes, depois] of (await conn.runAndReadAll('SELECT cnpj, raiz, antes, depois FROM de')).getRows())
+      at(String(raiz)).estabs.push({ cnpj: String(cnpj), antes: text(antes), depois: text(depois) })
+    const partners = await conn.runAndReadAll(`SELECT d.raiz, so.lista, sn.lista FROM ds d LEFT JOIN ${partnerLists(o)} so USING (raiz) LEFT JOIN ${partnerLists(n)} sn USING (raiz)`)
+    for (const [raiz, antes, depois] of partners.getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
+    const both = await conn.runAndReadAll(`SELECT a.raiz, a.parte, b.parte, b.cnpj, b.ficha, a.cnpj, a.ficha FROM ${context(o)} a JOIN ${context(n)} b USING (raiz)`)
+    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both.getRows()) {
+      const r = at(String(raiz))
+      // A month's company part counts only when the root has an establishment in that month.
+      r.empresa = { antes: cnpjO === null ? null : text(antes), depois: cnpjN === null ? null : text(depois) }
+      if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }
+      if (cnpjO !== null) r.repAntes = { cnpj: String(cnpjO), ficha: String(fichaO) }
+    }
+    steps.lap('comparacao')
+    for (const [raiz, r] of roots) out.root(raiz, r)
+    steps.lap('itens')
+    releaseResults()
+    bar.add(1)
+  }
+  bar.done()
+  sink.close()
+  return { items: sink, saidas: out.saidas, municipios: out.municipios, steps }
+}
+
+/**
+ * CPU seconds (this process, DuckDB's threads included) of each step of the comparison, added up
+ * across the partitions: which step bounds the history on a given machine (the manifest keeps them).
+ */
+class Steps {
+  readonly cpu: Record<string, number> = {}
+  readonly seconds: Record<string, number> = {}
+  private at = Steps.now()
+  private wallAt = performance.now()
+  private static now() {
+    const u = process.cpuUsage()
+    return (u.user + u.system) / 1e6
+  }
+  /** Charges the CPU and the wall time since the last call to `step`. */
+  lap(step: string) {
+    const now = Steps.now()
+    const wall = performance.now()
+    this.cpu[step] = Math.round(((this.cpu[step] ?? 0) + now - this.at) * 10) / 10
+    this.seconds[step] = Math.round(((this.seconds[step] ?? 0) + (wall - this.wallAt) / 1000) * 10) / 10
+    this.at = now
+    this.wallAt = wall
+  }
+}
+
+/** Turns a root's differences into items (CAMPOS), keeping a change only when the card shows it. */
+class ItemBuilder {
+  readonly saidas: string[] = []
+  readonly municipios: Record<string, string[]> = {}
+  constructor(private readonly view: CardView, private readonly left: Set<string>, private readonly items: ItemSink) {}
+
+  private add(cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null, where: Registro) {
+    if (!KEYABLE_CNPJ.test(cnpj)) return
+    const uf = where[FICHA_INDEX.uf] ?? null
+    const municipio = where[FICHA_INDEX.municipio] ?? null
+    const item: Item = [cnpj, tipo, campo, antes, depois, uf, municipio, uf === 'EX' ? (where[FICHA_INDEX.cidade_exterior] ?? null) : null, where[FICHA_INDEX.cnae_principal] ?? null, where[FICHA_INDEX.razao_social] ?? null]
+    const u = ufSlotOf(uf), m = municipioCodeOf(municipio), c = cnaeCodeOf(item[8])
+    if (uf !== null && municipio !== null) {
+      const ufs = (this.municipios[municipio] ??= [])
+      if (!ufs.includes(uf)) ufs.push(uf)
+    }
+    this.items.push(storedLine(item), key1(tipo, u, m, c), cnpj, campo, rootKey(cnpj.slice(0, 8)))
+  }
+
+  /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */
+  private fields(cnpj: string, a: Registro, b: Registro, level: boolean) {
+    let shownA: Record<string, unknown> | undefined
+    let shownB: Record<string, unknown> | undefined
+    for (let c = 0; c < CAMPOS.length; c++) {
+      if (CAMPO_EMPRESA[c] !== level) continue
+      const idx = CAMPO_BRUTOS[c]!
+      if (idx.every((i) => a[i] === b[i])) continue
+      shownA ??= card(this.view, ficha(cnpj, a)) as unknown as Record<string, unknown>
+      shownB ??= card(this.view, ficha(cnpj, b)) as unknown as Record<string, unknown>
+      const path = CAMPOS[c]!.campo
+      if (JSON.stringify(valueAt(shownA, path)) === JSON.stringify(valueAt(shownB, path))) continue
+      this.add(cnpj, tipoCode(CAMPOS[c]!.tipo), c, idx.map((i) => a[i] ?? null), idx.map((i) => b[i] ?? null), b)
+    }
+  }
+
+  root(raiz: string, r: RootChanges) {
+    const companyA = r.empresa?.antes ? fields(r.empresa.antes) : null
+    const companyB = r.empresa?.depois ? fields(r.empresa.depois) : null
+    for (const e of r.estabs) {
+      const a = e.antes === null ? null : [...fields(e.antes), ...(companyA ?? EMPTY_COMPANY)]
+      const b = e.depois === null ? null : [...fields(e.depois), ...(companyB ?? EMPTY_COMPANY)]
+      if (a && b) this.fields(e.cnpj, a, b, false)
+      else if (b) this.add(e.cnpj, tipoCode(this.left.has(e.cnpj) ? 'voltou_ao_cadastro' : 'abertura'), CAMPO_PRESENCA, null, null, b)
+      else if (a) {
+        this.add(e.cnpj, tipoCode('saiu_do_cadastro'), CAMPO_PRESENCA, a, null, a)
+        this.saidas.push(e.cnpj)
+      }
+    }
+    // The company's own fields: once per root present in both months, under its headquarters.
+    const rep = r.repDepois ?? r.repAntes
+    if (!rep) return
+    const where = [...fields(rep.ficha), ...(r.repDepois ? (companyB ?? EMPTY_COMPANY) : (companyA ?? EMPTY_COMPANY))]
+    if (companyA && companyB && r.empresa!.antes !== r.empresa!.depois) {
+      const est = fields(rep.ficha)
+      this.fields(rep.cnpj, [...est, ...companyA], [...est, ...companyB], true)
+    }
+    if (r.socios) this.partners(rep.cnpj, r.socios.antes, r.socios.depois, where)
+  }
+
+  /** Partners in and out as multisets of records; a partner (name and document) in both with other values is an alteração. */
+  private partners(cnpj: string, antes: string | null, depois: string | null, where: Registro) {
+    const a = antes ? antes.split(PARTNER_SEPARATOR) : []
+    const b = depois ? depois.split(PARTNER_SEPARATOR) : []
+    const unchanged = new Map<string, number>()
+    for (const x of a) unchanged.set(x, (unchanged.get(x) ?? 0) + 1)
+    const entered: string[] = []
+    for (const x of b) {
+      const n = unchanged.get(x) ?? 0
+      if (n > 0) unchanged.set(x, n - 1)
+      else entered.push(x)
+    }
+    // What is still counted in `unchanged` was not matched in the new month.
+    const leftRows: string[] = []
+    for (const x of a) {
+      const n = unchanged.get(x) ?? 0
+      if (n > 0) {
+        unchanged.set(x, n - 1)
+        leftRows.push(x)
+      }
+    }
+    const identity = (x: string) => {
+      const v = x.split(CARD_SEPARATOR)
+      return `${v[SOCIO.indexOf('nome')]}${CARD_SEPARATOR}${v[SOCIO.indexOf('cpf_cnpj')]}`
+    }
+    const pending = new Map<string, string[]>()
+    for (const x of entered) {
+      const k = identity(x)
+      pending.set(k, [...(pending.get(k) ?? []), x])
+    }
+    const record = (x: string) => x.split(CARD_SEPARATOR).map((v) => v || null)
+    for (const x of leftRows) {
+      const match = pending.get(identity(x))?.shift()
+      if (match === undefined) {
+        this.add(cnpj, tipoCode('socio_saida'), CAMPO_SOCIOS, record(x), null, where)
+        continue
+      }
+      const [ra, rb] = [record(x), record(match)]
+      if (JSON.stringify(socio(this.view, socioRow(ra))) !== JSON.stringify(socio(this.view, socioRow(rb)))) this.add(cnpj, tipoCode('socio_alteracao'), CAMPO_SOCIOS, ra, rb, where)
+    }
+    for (const rest of pending.values()) for (const x of rest) this.add(cnpj, tipoCode('socio_entrada'), CAMPO_SOCIOS, null, record(x), where)
+  }
+}
+
+// ---- dropping old months (dadosbr historico cnpj --descartar-antes / --manter) ----
+
+/** What dropping months changes of a build's manifest (load.ts Manifest: the history part). */
+type Manifest = SnapshotManifest & { historico: HistorySummary }
+
+/** Hard links of every file of a build (recursively) under `to`, but the paths `skip` names (relative to the build). */
+function linkTree(from: string, to: string, skip: Set<string>, at = '') {
+  for (const name of readdirSync(join(from, at))) {
+    const rel = at ? join(at, name) : name
+    if (skip.has(rel)) continue
+    if (statSync(join(from, rel)).isDirectory()) {
+      mkdirSync(join(to, rel), { recursive: true })
+      linkTree(from, to, skip, rel)
+    } else linkOrCopy(join(from, rel), join(to, rel))
+  }
+}
+
+export interface DropResult {
+  descartados: string[]
+  mantidos: string[]
+  /** Bytes of the month files dropped (freed once the build they were swapped out with is removed, at the next swap). */
+  bytes: number
+}
+
+/**
+ * Drops the oldest months of the history: a new build made of hard links to every file of the
+ * build in use but the dropped months' files, swapped in like any build (a running server follows
+ * it; the data in use is untouched if anything fails). The newest month is always kept.
+ */
+export async function dropMonths(dataDir: string, which: { before?: string; keep?: number }): Promise<DropResult> {
+  const link = join(dataDir, DATASET_DIR, CURRENT_LINK)
+  if (!existsSync(link)) throw new BuildError(`nenhuma base do cadastro em ${dataDir}; rode 'dadosbr ingest cnpj' antes`)
+  const held = heldMonths(link)
+  const newest = held.at(-1)
+  const drop = held.filter((m, i) => m !== newest && (which.before !== undefined ? m < which.before : i < held.length - Math.max(1, which.keep ?? held.length)))
+  const bytes = drop.reduce((n, m) => n + statSync(join(link, HISTORY_DIR, historyFile(m))).size, 0)
+  const mantidos = held.filter((m) => !drop.includes(m))
+  if (!drop.length) return { descartados: [], mantidos, bytes: 0 }
+  await buildSnapshot({
+    dataDir,
+    dataset: DATASET_DIR,
+    build: async (work) => {
+      const current = readManifest<Manifest>(link)
+      linkTree(link, work, new Set(['manifest.json', ...drop.map((m) => join(HISTORY_DIR, historyFile(m)))]))
+      const { construido_em: _, ...rest } = current
+      const meses = heldMonths(work)
+      return { ...rest, historico: { ...current.historico, meses, bytes: meses.reduce((n, m) => n + statSync(join(work, HISTORY_DIR, historyFile(m))).size, 0) } }
+    },
+  })
+  return { descartados: drop, mantidos, bytes }
+}

@@ -1,0 +1,231 @@
+// Reads a build's history (historico-layout.ts): one immutable SQLite file per month held, opened
+// with the build. Finds a root's changes (its feed positions in `raiz`) and a filter's range of the
+// feed by binary search over each ordering's first keys (read once per month, on first use) and
+// one block; blocks are zstd, decoded through a small shared cache.
+import type { Database, Statement } from 'bun:sqlite'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { openImmutable } from '../../core/stores/sqlite'
+import {
+  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT,
+  INDEX_CNAE, INDEX_FEED, itemOf, ROTULO_IBGE, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
+} from './historico-layout'
+import { municipiosIbge, type CardView } from './card-json'
+import type { Lookup } from './store'
+
+/**
+ * Decoded blocks kept per process (a feed block is ~5 KB decoded): the blocks of popular ranges stay
+ * hot. Two generations instead of a strict LRU: a hit costs a lookup (moving each hit to the end of
+ * one Map was 8 % of a feed page's CPU); when the young generation is full it becomes the old one,
+ * and a block read again from the old one moves back to the young.
+ */
+const CACHE_BLOCKS = 2048
+class BlockCache {
+  private young = new Map<number, FeedBlock | CnaeBlock | RootBlock>()
+  private old = new Map<number, FeedBlock | CnaeBlock | RootBlock>()
+  /** Keys: (month id, kind, block) packed in a number (a string key built per lookup cost as much as the lookup). */
+  get<T extends FeedBlock | CnaeBlock | RootBlock>(key: number, load: () => T): T {
+    let value = this.young.get(key) as T | undefined
+    if (value) return value
+    value = (this.old.get(key) as T | undefined) ?? load()
+    if (this.young.size >= CACHE_BLOCKS / 2) {
+      this.old = this.young
+      this.young = new Map()
+    }
+    this.young.set(key, value)
+    return value
+  }
+  clear() {
+    this.young.clear()
+    this.old.clear()
+  }
+}
+
+/** Code tables shared by months whose tables are the same (they rarely change). */
+const lookupsByText = new Map<string, Pick<CardView, 'lookups' | 'ibge'>>()
+function lookupsOf(r: RotulosJson): Pick<CardView, 'lookups' | 'ibge'> {
+  const text = JSON.stringify(r)
+  let l = lookupsByText.get(text)
+  if (!l) {
+    const { [ROTULO_IBGE]: ibge, ...tables } = r
+    l = {
+      lookups: Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, new Map(rows) as Lookup])) as CardView['lookups'],
+      ibge: municipiosIbge(ibge ?? []),
+    }
+    lookupsByText.set(text, l)
+  }
+  return l
+}
+
+export function parseMeta(rows: { chave: string; valor: string }[]): HistoryMeta {
+  const m = Object.fromEntries(rows.map((r) => [r.chave, r.valor]))
+  return {
+    formato: Number(m.formato),
+    referencia: m.referencia!,
+    referencia_anterior: !m.referencia_anterior || m.referencia_anterior === 'null' ? null : m.referencia_anterior,
+    lacuna: m.lacuna === 'true',
+    itens: Number(m.itens ?? 0),
+    por_tipo: JSON.parse(m.por_tipo ?? '{}') as Record<string, number>,
+  }
+}
+
+/** One month file. */
+export class HistoryMonth {
+  readonly meta: HistoryMeta
+  private readonly db: Database
+  private readonly feedStmt: Statement
+  private readonly cnaeStmt: Statement
+  private readonly rootStmt: Statement
+  private readonly rootBlockStmt: Statement
+  private feedIndex?: Float64Array
+  private cnaeIndex?: Float64Array
+  private municipioUfs?: Record<string, string[]>
+  private views: (CardView | null)[] = []
+
+  /** This month's blocks in its store's cache: its place * 2^44 + kind * 2^42 + block (a root block's key, below 36^8 < 2^42). */
+  private readonly cacheBase: number
+
+  constructor(path: string, private readonly cache: BlockCache, place: number) {
+    this.cacheBase = place * 2 ** 44
+    this.db = openImmutable(path)
+    this.meta = parseMeta(this.db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
+    if (this.meta.formato !== HISTORY_FORMAT) {
+      this.db.close()
+      throw new Error(`${path}: histórico no formato ${this.meta.formato}, este servidor lê o ${HISTORY_FORMAT}; rode 'dadosbr ingest cnpj' de novo`)
+    }
+    this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
+    this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
+    this.rootStmt = this.db.prepare('SELECT chave FROM raiz WHERE chave <= ? ORDER BY chave DESC LIMIT 1')
+    this.rootBlockStmt = this.db.prepare('SELECT dados FROM raiz WHERE chave = ?')
+  }
+
+  get referencia() {
+    return this.meta.referencia
+  }
+
+  /** How a card of this month (ROTULOS_MES) or of the month it was compared with (ROTULOS_ANTERIOR) is rendered. */
+  view(which: typeof ROTULOS_MES | typeof ROTULOS_ANTERIOR): CardView {
+    let v = this.views[which]
+    if (v === undefined) {
+      const row = this.db.query('SELECT dados FROM rotulos WHERE chave = ?').get(which) as { dados: Uint8Array } | null
+      const referencia = which === ROTULOS_MES ? this.meta.referencia : this.meta.referencia_anterior
+      v = row && referencia ? { ...lookupsOf(decodeJson<RotulosJson>(row.dados)), referencia } : null
+      this.views[which] = v
+    }
+    if (!v) throw new Error(`${this.meta.referencia}: sem as tabelas de códigos de ${which === ROTULOS_MES ? 'o mês' : 'o mês anterior'}`)
+    return v
+  }
+
+  private feedBlock(n: number): FeedBlock {
+    return this.cache.get(this.cacheBase + n, () => decodeFeedBlock((this.feedStmt.get(n) as { dados: Uint8Array }).dados))
+  }
+
+  private cnaeBlock(n: number): CnaeBlock {
+    return this.cache.get(this.cacheBase + 2 ** 42 + n, () => decodeCnaeBlock((this.cnaeStmt.get(n) as { dados: Uint8Array }).dados))
+  }
+
+  private index(which: typeof INDEX_FEED | typeof INDEX_CNAE): Float64Array {
+    const read = () => decodeFloats((this.db.query('SELECT dados FROM indice WHERE chave = ?').get(which) as { dados: Uint8Array }).dados)
+    return which === INDEX_FEED ? (this.feedIndex ??= read()) : (this.cnaeIndex ??= read())
+  }
+
+  /**
+   * The UFs a município code has among this month's changes (a filter by município alone): one in a
+   * clean dump (the Receita's codes are national), more where rows disagree.
+   */
+  ufsOfMunicipio(code: string): string[] {
+    this.municipioUfs ??= decodeJson<Record<string, string[]>>((this.db.query("SELECT dados FROM extra WHERE chave = 'municipios'").get() as { dados: Uint8Array }).dados)
+    return this.municipioUfs[code] ?? []
+  }
+
+  /** The item at a feed position. */
+  item(position: number): Item {
+    const block = this.feedBlock(Math.floor(position / FEED_BLOCK))
+    const slot = position % FEED_BLOCK
+    // Parsed once per decoded block: a hot page's items are read again and again.
+    block.items ??= new Array(block.lines.length)
+    return (block.items[slot] ??= itemOf(block.lines[slot]!, block.keys[slot]!))
+  }
+
+  /** The feed position of a CNAE-ordering position. */
+  feedPosition(cnaePosition: number): number {
+    return this.cnaeBlock(Math.floor(cnaePosition / CNAE_BLOCK)).positions[cnaePosition % CNAE_BLOCK]!
+  }
+
+  /**
+   * The first position of an ordering whose key is >= key: the last block whose first key is
+   * below it (binary search over the index), then that block's own keys.
+   */
+  lowerBound(ordering: 'feed' | 'cnae', key: number): number {
+    const firsts = this.index(ordering === 'feed' ? INDEX_FEED : INDEX_CNAE)
+    const size = ordering === 'feed' ? FEED_BLOCK : CNAE_BLOCK
+    let lo = 0
+    let hi = firsts.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (firsts[mid]! < key) lo = mid + 1
+      else hi = mid
+    }
+    // Blocks before `lo` start below the key; block lo - 1 may end with keys at or above it.
+    if (lo === 0) return 0
+    const b = lo - 1
+    const keys = ordering === 'feed' ? this.feedBlock(b).keys : this.cnaeBlock(b).keys
+    let s = 0
+    while (s < keys.length && keys[s]! < key) s++
+    return b * size + s
+  }
+
+  /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
+  itemsOfRoot(rootKey: number): Item[] {
+    const row = this.rootStmt.get(rootKey) as { chave: number } | null
+    if (!row) return []
+    const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + row.chave, () => decodeRootBlock((this.rootBlockStmt.get(row.chave) as { dados: Uint8Array }).dados))
+    let lo = 0
+    let hi = block.roots.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const r = block.roots[mid]!
+      if (r === rootKey) return [...block.positions.subarray(block.starts[mid]!, block.starts[mid + 1]!)].map((p) => this.item(p))
+      if (r < rootKey) lo = mid + 1
+      else hi = mid - 1
+    }
+    return []
+  }
+
+  close() {
+    for (const s of [this.feedStmt, this.cnaeStmt, this.rootStmt, this.rootBlockStmt]) s.finalize()
+    this.db.close()
+  }
+}
+
+/** A build's history: its months, oldest first. */
+export class HistoryStore {
+  private readonly cache = new BlockCache()
+  readonly months: HistoryMonth[] = []
+
+  constructor(buildDir: string) {
+    const dir = join(buildDir, HISTORY_DIR)
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => HISTORY_FILE.test(f)).sort() : []
+    try {
+      for (const f of files) this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length))
+    } catch (err) {
+      this.close()
+      throw err
+    }
+  }
+
+  /** Months held, oldest first. */
+  get held(): string[] {
+    return this.months.map((m) => m.referencia)
+  }
+
+  month(referencia: string): HistoryMonth | undefined {
+    return this.months.find((m) => m.referencia === referencia)
+  }
+
+  close() {
+    for (const m of this.months) m.close()
+    this.months.length = 0
+    this.cache.clear()
+  }
+}

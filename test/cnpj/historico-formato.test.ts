@@ -1,0 +1,51 @@
+// The month file's pieces (src/datasets/cnpj/historico-layout.ts): an item stored without what its
+// feed key holds comes back whole, odd values included; the blocks decode to what was encoded; the
+// SQL that orders the CNAE ordering computes the same key as the reader.
+import { expect, test } from 'bun:test'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { key2Sql } from '../../ingest/cnpj/history-file'
+import {
+  decodeCnaeBlock, decodeFeedBlock, decodeRootBlock, encodeCnaeBlock, encodeFeedBlock, encodeRootBlock, itemKey1, itemKey2, itemOf, key2OfKey1,
+  monthRanges, storedLine, type Item,
+} from '../../src/datasets/cnpj/historico-layout'
+
+const ITEMS: Item[] = [
+  ['44555666000262', 4, 5, ['AVENIDA', 'PAULISTA'], ['RUA', 'AUGUSTA'], 'SP', '7107', null, '4771701', 'REDE NACIONAL DE FARMÁCIAS S.A.'],
+  ['12ABC34501DE35', 0, -1, null, null, 'EX', '9707', 'MONTEVIDEO', '4721102', 'CAFÉ "SÃO JOÃO"; LTDA'],
+  // Values a key cannot hold: kept as written.
+  ['99999999000191', 16, -1, ['x'], null, 'XX', '71', null, '47', null],
+  ['99999999000191', 14, -2, ['2', 'FULANO', '***1**', '49', null, null, '0'], null, null, null, null, null, 'X'],
+]
+
+test('an item stored without its key parts comes back whole', () => {
+  for (const it of ITEMS) expect(itemOf(storedLine(it), itemKey1(it))).toEqual(it)
+  // The common case stores less than the whole item.
+  expect(storedLine(ITEMS[0]!).length).toBeLessThan(JSON.stringify(ITEMS[0]).length - 20)
+})
+
+test('blocks decode to what was encoded', () => {
+  const keys = ITEMS.map(itemKey1).sort((a, b) => a - b)
+  const feed = decodeFeedBlock(encodeFeedBlock(keys, ITEMS.map(storedLine)))
+  expect([...feed.keys]).toEqual(keys)
+  expect(feed.lines).toEqual(ITEMS.map(storedLine))
+  const cnae = decodeCnaeBlock(encodeCnaeBlock([1, 2, 2 ** 47], [7, 0, 4_000_000]))
+  expect([[...cnae.keys], [...cnae.positions]]).toEqual([[1, 2, 2 ** 47], [7, 0, 4_000_000]])
+  const roots = decodeRootBlock(encodeRootBlock([5, 36 ** 8 - 1], [[1, 2, 3], [9]]))
+  expect([...roots.roots]).toEqual([5, 36 ** 8 - 1])
+  expect([...roots.positions.subarray(roots.starts[0]!, roots.starts[1]!)]).toEqual([1, 2, 3])
+  expect([...roots.positions.subarray(roots.starts[1]!, roots.starts[2]!)]).toEqual([9])
+})
+
+test("the writer's SQL for the CNAE ordering's key is the reader's", async () => {
+  const conn = await (await DuckDBInstance.create(':memory:')).connect()
+  const keys = ITEMS.map(itemKey1)
+  const rows = (await conn.runAndReadAll(`SELECT ${key2Sql('k')} FROM (VALUES ${keys.map((k) => `(${k}::DOUBLE)`).join(', ')}) t(k)`)).getRows()
+  expect(rows.map((r) => Number(r[0]))).toEqual(keys.map(key2OfKey1))
+  expect(ITEMS.map(itemKey1).map(key2OfKey1)).toEqual(ITEMS.map(itemKey2))
+  conn.closeSync()
+})
+
+test('months held are named in runs', () => {
+  expect(monthRanges(['2025-11', '2025-12', '2026-01', '2026-03', '2026-05', '2026-06'])).toBe('2025-11 a 2026-01, 2026-03, 2026-05 a 2026-06')
+  expect(monthRanges([])).toBe('')
+})

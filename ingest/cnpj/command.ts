@@ -8,6 +8,7 @@ import { buildCnpj, upToDateBuild } from './load'
 import { heldMonths, monthRanges } from './history'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
 import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
+import { municipiosDownloadDir } from '../lib/municipios-rfb'
 import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
 
 /** The bundled sample: real files in the published format, of the month they were taken from. */
@@ -44,7 +45,7 @@ export function coresFlag(value: unknown): number | undefined {
  * build once it has checked its options and the zips.
  */
 const municipiosTable = (ctx: IngestContext, dir: string, downloads: string) => async (): Promise<string> =>
-  municipiosTableIn(dir) ?? (await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log }))
+  municipiosTableIn(dir) ?? (await downloadMunicipiosTable(downloads, { quiet: ctx.quiet, log: ctx.log })).path
 
 async function build(ctx: IngestContext, source: { dir: string; month: string }, allowPartial: boolean, municipiosCsv?: () => Promise<string>, historyRestart = false): Promise<string> {
   const { flags } = ctx
@@ -95,7 +96,7 @@ export const cnpjIngest: IngestDataset = {
     const source = fromDir && month
       ? { dir: fromDir, month }
       : await downloadMonth(share, month, (m) => downloads ?? join(dataDir, 'downloads', 'cnpj', m), { quiet: ctx.quiet, log: ctx.log })
-    const municipiosCsv = municipiosTable(ctx, source.dir, fromDir ? (downloads ?? join(dataDir, 'downloads', 'cnpj')) : source.dir)
+    const municipiosCsv = municipiosTable(ctx, source.dir, municipiosDownloadDir(dataDir))
     return build(ctx, source, Boolean(flags['--parcial']), municipiosCsv)
   },
   async sample(ctx, onlyIfNeeded) {

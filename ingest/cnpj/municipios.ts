@@ -8,35 +8,18 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { MUNICIPIOS_ARQUIVO, RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
 import { upstreamUrl } from '../../src/core/upstream'
-import { downloadIfChanged } from '../lib/conditional'
 import { looksLikeMunicipiosCsv, MunicipiosError, parseMunicipios, type TabelaMunicipios } from '../lib/municipios-rfb'
 import { sqlString } from '../lib/sql'
 
-export class MunicipiosTableError extends Error {}
+// The table's errors and its download are shared with the deforestation build (one copy on disk for both).
+export { downloadMunicipiosTable, MunicipiosTableError } from '../lib/municipios-rfb'
+import { MunicipiosTableError } from '../lib/municipios-rfb'
 
 /** municipios.csv in a folder (the name compared case-insensitively), or null. */
 export function municipiosTableIn(dir: string): string | null {
   if (!existsSync(dir)) return null
   const name = readdirSync(dir).find((f) => f.toLowerCase() === MUNICIPIOS_ARQUIVO)
   return name ? join(dir, name) : null
-}
-
-/**
- * The Receita's table, downloaded into `dir` (again only when it changed: ETag/Last-Modified).
- * Throws MunicipiosTableError, saying what to do, when it does not come.
- */
-export async function downloadMunicipiosTable(dir: string, options: { quiet?: boolean; log?: (line: string) => void; retryDelayMs?: number; env?: Record<string, string | undefined> } = {}): Promise<string> {
-  const url = upstreamUrl(RFB_MUNICIPIOS, options.env)
-  const dest = join(dir, MUNICIPIOS_ARQUIVO)
-  mkdirSync(dir, { recursive: true })
-  try {
-    await downloadIfChanged(url, dest, { quiet: options.quiet, log: options.log, label: MUNICIPIOS_ARQUIVO, retryDelayMs: options.retryDelayMs })
-  } catch (err) {
-    throw new MunicipiosTableError(`a tabela de municípios da Receita (TOM ↔ IBGE) não veio de ${url}: ${err instanceof Error ? err.message : err}; tente mais tarde ou ponha o ${MUNICIPIOS_ARQUIVO} na pasta --from`)
-  }
-  if (!looksLikeMunicipiosCsv(new Uint8Array(await Bun.file(dest).slice(0, 512).arrayBuffer())))
-    throw new MunicipiosTableError(`${url} não entregou a tabela de municípios (veio outra coisa, talvez uma página de erro); tente mais tarde ou ponha o ${MUNICIPIOS_ARQUIVO} na pasta --from`)
-  return dest
 }
 
 /** What the manifest says of the table. */

@@ -1,5 +1,6 @@
 // `dadosbr ingest desmatamento`: INPE's DETER alerts (Amazon and Cerrado) and the Receita's
 // municipality table, downloaded (only what changed) or --from a folder, and the bundled sample.
+import { municipiosDownloadDir } from '../lib/municipios-rfb'
 import { join } from 'node:path'
 import type { FlagSpec } from '../../src/cli/args'
 import { DETER_DOWNLOAD, RFB_MUNICIPIOS } from '../../src/datasets/desmatamento/upstreams'
@@ -44,7 +45,7 @@ export const desmatamentoIngest: IngestDataset = {
     const from = ctx.flags['--from'] as string | undefined
     if (from) return summary(await buildDesmatamento({ dir: from, dataDir: ctx.dataDir, force, quiet: ctx.quiet, log: ctx.log }), `de ${from}`)
     const dir = (ctx.flags['--downloads'] as string | undefined) ?? join(ctx.dataDir, 'downloads', 'desmatamento')
-    const got = await downloadDesmatamento(dir, { quiet: ctx.quiet, log: ctx.log })
+    const got = await downloadDesmatamento(dir, { quiet: ctx.quiet, log: ctx.log, municipiosDir: municipiosDownloadDir(ctx.dataDir) })
     const r = await buildDesmatamento({ dir, dataDir: ctx.dataDir, force, quiet: ctx.quiet, log: ctx.log })
     return summary(r, got.fetched.length ? `baixados: ${got.fetched.join(', ')}` : 'nada novo para baixar')
   },

@@ -2,13 +2,13 @@
 // place: the two DETER zips (TerraBrasilis file delivery, regenerated as new alerts are
 // published) and the Receita's municipios.csv. Each is asked again with the ETag/Last-Modified of
 // the copy on disk (a 304 keeps it), so a daily run downloads only what changed.
-import { mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { upstreamUrl } from '../../src/core/upstream'
 import { BIOMAS } from '../../src/datasets/desmatamento/layout'
 import { DETER_DOWNLOAD, DETER_PROJETOS, RFB_MUNICIPIOS } from '../../src/datasets/desmatamento/upstreams'
 import { downloadIfChanged } from '../lib/conditional'
-import { looksLikeMunicipiosCsv } from '../lib/municipios-rfb'
+import { downloadMunicipiosTable, looksLikeMunicipiosCsv } from '../lib/municipios-rfb'
 import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
 import { BuildError } from '../lib/snapshot'
 
@@ -18,6 +18,8 @@ export interface DesmatamentoDownloadSettings {
   timeoutMs?: number
   quiet?: boolean
   log?: (line: string) => void
+  /** Where the Receita's table is kept for every build that reads it (municipiosDownloadDir); without it, downloaded here alone. */
+  municipiosDir?: string
 }
 
 export { MUNICIPIOS_ARQUIVO }
@@ -58,6 +60,21 @@ export async function downloadDesmatamento(dir: string, s: DesmatamentoDownloadS
     const p = DETER_PROJETOS[b]
     await get(`${base}/${p.caminho}`, p.arquivo, isZip, `o zip do DETER ${b === 'amazonia' ? 'Amazônia' : 'Cerrado'}`)
   }
-  await get(upstreamUrl(RFB_MUNICIPIOS, env), MUNICIPIOS_ARQUIVO, looksLikeMunicipiosCsv, 'a tabela de municípios (CSV)')
+  if (!s.municipiosDir) await get(upstreamUrl(RFB_MUNICIPIOS, env), MUNICIPIOS_ARQUIVO, looksLikeMunicipiosCsv, 'a tabela de municípios (CSV)')
+  else {
+    // The registry's build keeps the same table there: one download a run for both, brought here when it differs.
+    let shared: string
+    try {
+      shared = (await downloadMunicipiosTable(s.municipiosDir, { ...opts, env })).path
+    } catch (err) {
+      throw new BuildError(err instanceof Error ? err.message : String(err))
+    }
+    const dest = join(dir, MUNICIPIOS_ARQUIVO)
+    const bytes = new Uint8Array(await Bun.file(shared).arrayBuffer())
+    if (!existsSync(dest) || !Buffer.from(bytes).equals(readFileSync(dest))) {
+      await Bun.write(dest, bytes)
+      fetched.push(MUNICIPIOS_ARQUIVO)
+    }
+  }
   return { dir, fetched }
 }

@@ -11,6 +11,21 @@
 // records it in the manifest (complementos); a table that gains the row is used as published.
 import { csvRows, decodeText, chunksOf, isBlankRow, sniffEncoding } from '../../src/core/text/csv'
 import { columnIndex, HeaderError } from '../../src/core/text/header'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { MUNICIPIOS_ARQUIVO, RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
+import { upstreamUrl } from '../../src/core/upstream'
+import { downloadIfChanged } from './conditional'
+
+/** The table could not be had or read; the message says what to do. */
+export class MunicipiosTableError extends Error {}
+
+/**
+ * Where the downloaded table is kept under a data folder: one copy for the registry and the
+ * deforestation builds, so one monthly run asks for it once (and then only if it changed).
+ */
+export const municipiosDownloadDir = (dataDir: string) => join(dataDir, 'downloads', 'municipios-rfb')
+
 
 export interface MunicipioRfb {
   tom: string
@@ -95,4 +110,27 @@ export async function parseMunicipios(bytes: Uint8Array, label = 'municipios.csv
       complementos.push({ tom: l.tom, ibge: l.ibge, nome: l.nome, motivo: l.motivo })
     }
   return { municipios, descartadas, complementos }
+}
+
+/**
+ * The Receita's table, downloaded into `dir` (again only when it changed: ETag/Last-Modified).
+ * Throws MunicipiosTableError, saying what to do, when it does not come.
+ */
+export async function downloadMunicipiosTable(dir: string, options: { quiet?: boolean; log?: (line: string) => void; retryDelayMs?: number; retries?: number; timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<{ path: string; changed: boolean }> {
+  const url = upstreamUrl(RFB_MUNICIPIOS, options.env)
+  const dest = join(dir, MUNICIPIOS_ARQUIVO)
+  mkdirSync(dir, { recursive: true })
+  let changed: boolean
+  try {
+    changed = (await downloadIfChanged(url, dest, { quiet: options.quiet, log: options.log, label: MUNICIPIOS_ARQUIVO, retryDelayMs: options.retryDelayMs, retries: options.retries, timeoutMs: options.timeoutMs })).changed
+  } catch (err) {
+    throw new MunicipiosTableError(`a tabela de municípios da Receita (TOM ↔ IBGE) não veio de ${url}: ${err instanceof Error ? err.message : err}; tente mais tarde ou ponha o ${MUNICIPIOS_ARQUIVO} na pasta --from`)
+  }
+  if (!looksLikeMunicipiosCsv(new Uint8Array(await Bun.file(dest).slice(0, 512).arrayBuffer()))) {
+    // A page served in place of the file: removed (with its validators) so the next run asks again.
+    rmSync(dest, { force: true })
+    rmSync(`${dest}.http.json`, { force: true })
+    throw new MunicipiosTableError(`${url} não entregou a tabela de municípios (veio outra coisa, talvez uma página de erro); tente mais tarde ou ponha o ${MUNICIPIOS_ARQUIVO} na pasta --from`)
+  }
+  return { path: dest, changed }
 }

@@ -441,7 +441,7 @@ describe('download from the share', () => {
     try {
       const url = `http://127.0.0.1:${server.port}/receitafederal/dados/municipios.csv`
       expect((await cli(url)).code).toBe(0)
-      expect(readFileSync(join(data, 'downloads', 'cnpj', 'municipios.csv')).equals(table)).toBe(true)
+      expect(readFileSync(join(data, 'downloads', 'municipios-rfb', 'municipios.csv')).equals(table)).toBe(true)
       const manifest = JSON.parse(readFileSync(join(data, 'cnpj', 'current', 'manifest.json'), 'utf8'))
       expect(manifest.municipios_ibge.sem_codigo_ibge).toEqual(['9707'])
       await Bun.sleep(1100) // build folders are named to the second

@@ -61,6 +61,7 @@ describe('a malformed CNPJ on every route with a {cnpj} parameter', () => {
       '/v1/cnpj/empresa/{cnpj}',
       '/v1/cnpj/empresa/{cnpj}/socios',
       '/v1/cnpj/empresa/{cnpj}/completo',
+      '/v1/cnpj/empresa/{cnpj}/historico',
       '/v1/licitacoes/fornecedor/{cnpj}',
       '/v1/integridade/consulta/{cnpj}',
       '/v1/fundos/consulta/{cnpj}',
@@ -112,6 +113,7 @@ describe('a `uf` parameter, wherever one is taken', () => {
   // The registry's UF field also holds EX (establishments abroad): its search takes it too.
   const RULES: Record<string, { validator: z.ZodType; aceitas: readonly string[]; mensagem: string }> = {
     '/v1/cnpj/busca': { validator: ufOuExteriorParam, aceitas: [...UFS, 'EX'], mensagem: `deve ser a sigla de uma das 27 UFs (duas letras: ${LISTA}) ou EX (estabelecimento no exterior)` },
+    '/v1/cnpj/mudancas': { validator: ufOuExteriorParam, aceitas: [...UFS, 'EX'], mensagem: `deve ser a sigla de uma das 27 UFs (duas letras: ${LISTA}) ou EX (estabelecimento no exterior)` },
     '/v1/licitacoes/abertas': { validator: ufParam, aceitas: UFS, mensagem: `deve ser a sigla de uma das 27 UFs (duas letras: ${LISTA})` },
   }
 
@@ -209,7 +211,7 @@ describe('every integer query parameter, found by probing the server, is declare
     }
     expect(wrong).toEqual([])
     expect(found).toEqual([
-      '/v1/cnpj/busca?pagina', '/v1/cnpj/busca?por_pagina', '/v1/cnpj/socio/busca?pagina', '/v1/cnpj/socio/busca?por_pagina',
+      '/v1/cnpj/busca?pagina', '/v1/cnpj/busca?por_pagina', '/v1/cnpj/socio/busca?pagina', '/v1/cnpj/socio/busca?por_pagina', '/v1/cnpj/mudancas?pagina', '/v1/cnpj/mudancas?por_pagina',
       '/v1/licitacoes/abertas?modalidade', '/v1/licitacoes/abertas?pagina', '/v1/licitacoes/abertas?por_pagina',
       '/v1/fundos/fluxos?dias', '/v1/fundos/ranking?dias', '/v1/fundos/ranking?limite', '/v1/fundos/movimentacoes?limite',
       '/v1/mercado/noticias?relevancia_min', '/v1/mercado/noticias?por_pagina', '/v1/tributos/ncm/{codigo}?ano', '/v1/tributos/busca?limite',

@@ -119,26 +119,37 @@ const DICTIONARY_MIN_COUNT = 3
  * codes by word, and kept when a code saves bytes (count × (bytes − 2) > 0), at most MAX_CODES.
  * Ties in word order, so the same dump gives the same dictionary.
  */
+/**
+ * Each `chave, dados` row of a batched card query (cardQueries: rows joined by PARTNER_SEPARATOR,
+ * key and value by CARD_SEPARATOR, BATCH rows a string), in order.
+ */
+async function forEachRow(conn: DuckDBConnection, query: string, fn: (chave: string, dados: string) => void): Promise<void> {
+  const result = await conn.stream(query)
+  for (;;) {
+    const chunk = await result.fetchChunk()
+    if (!chunk || chunk.rowCount === 0) break
+    const batches = chunk.getColumnVector(0)
+    for (let i = 0; i < chunk.rowCount; i++)
+      for (const line of (batches.getItem(i) as string).split(PARTNER_SEPARATOR)) {
+        const cut = line.indexOf(CARD_SEPARATOR)
+        fn(line.slice(0, cut), line.slice(cut + 1))
+      }
+  }
+}
+
 export async function chooseDictionary(conn: DuckDBConnection, estabelecimentos: (partition: number) => string): Promise<string[]> {
   const counts = new Map<string, number>()
   const wordFields = FICHA.map((f, i) => [i, FICHA_CODEC[f]] as const).filter(([, c]) => c === 'palavras' || c === 'lista' || c === 'email')
   let sampled = 0
   for (let p = 0; p < PARTITIONS && sampled < DICTIONARY_SAMPLE_CARDS; p++) {
-    const result = await conn.stream(estabelecimentos(p))
-    for (;;) {
-      const chunk = await result.fetchChunk()
-      if (!chunk || chunk.rowCount === 0) break
-      const batches = chunk.getColumnVector(0)
-      for (let i = 0; i < chunk.rowCount; i++)
-        for (const line of (batches.getItem(i) as string).split(PARTNER_SEPARATOR)) {
-          sampled++
-          const fields = line.slice(line.indexOf(CARD_SEPARATOR) + 1).split(CARD_SEPARATOR)
-          for (const [at, codec] of wordFields) {
-            const v = fields[at]
-            if (v) for (const w of wordsOf(codec, v)) if (w.length > 1) counts.set(w, (counts.get(w) ?? 0) + 1)
-          }
-        }
-    }
+    await forEachRow(conn, estabelecimentos(p), (_, dados) => {
+      sampled++
+      const fields = dados.split(CARD_SEPARATOR)
+      for (const [at, codec] of wordFields) {
+        const v = fields[at]
+        if (v) for (const w of wordsOf(codec, v)) if (w.length > 1) counts.set(w, (counts.get(w) ?? 0) + 1)
+      }
+    })
     releaseResults()
   }
   const bytes = (w: string) => Buffer.byteLength(w, 'utf8')
@@ -186,31 +197,21 @@ export function createCardStore(path: string): CardStore {
       const putRoot = (root: string, dados: string) => {
         if (KEYABLE_ROOT.test(root)) rows += insert.run(rootKey(root), dados).changes
       }
-      const result = await conn.stream(query)
       let key: string | null = null
       let value = ''
       db.exec('BEGIN')
       try {
-        for (;;) {
-          const chunk = await result.fetchChunk()
-          if (!chunk || chunk.rowCount === 0) break
-          const batches = chunk.getColumnVector(0)
-          for (let i = 0; i < chunk.rowCount; i++)
-            for (const line of (batches.getItem(i) as string).split(PARTNER_SEPARATOR)) {
-              const cut = line.indexOf(CARD_SEPARATOR)
-              const k = line.slice(0, cut)
-              const dados = line.slice(cut + 1)
-              if (table === 'estabelecimentos') {
-                if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), codec.encode(dados)).changes
-              } else if (table === 'empresas_sem_estab') putRoot(k, dados)
-              else if (k === key) value += PARTNER_SEPARATOR + dados
-              else {
-                if (key !== null) putRoot(key, value)
-                key = k
-                value = dados
-              }
-            }
-        }
+        await forEachRow(conn, query, (k, dados) => {
+          if (table === 'estabelecimentos') {
+            if (KEYABLE_CNPJ.test(k)) rows += insert.run(cardKey(k), codec.encode(dados)).changes
+          } else if (table === 'empresas_sem_estab') putRoot(k, dados)
+          else if (k === key) value += PARTNER_SEPARATOR + dados
+          else {
+            if (key !== null) putRoot(key, value)
+            key = k
+            value = dados
+          }
+        })
         if (key !== null) putRoot(key, value)
         db.exec('COMMIT')
       } catch (err) {

@@ -41,32 +41,32 @@ const BRASIL = CONTAGEM['/v1/pacotes/brasil']!.partes
 const semIdade = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'defasagem_segundos' || k === 'status' ? undefined : v)))
 
 describe('/v1/pacotes/amostra: what each pack holds and saves, from the route table', () => {
-  test('brasil: the 14 parameter-free paid routes, US$ 0.177 one by one, US$ 0.087 saved (49.2 %); commodities 47.4 %; markets 33.3 %', async () => {
+  test('brasil: the 15 parameter-free paid routes, US$ 0.187 one by one, US$ 0.097 saved (51.9 %); commodities 47.4 %; markets 33.3 %', async () => {
     const r = await get(app, '/v1/pacotes/amostra')
     expect(r.status).toBe(200)
     expect(r.body.amostra).toBe(true)
     expect(Object.fromEntries(r.body.pacotes.map((p: any) => [p.rota, { preco: p.preco, partes: p.partes.map((x: any) => x.rota), soma_das_partes: p.soma_das_partes, economia: p.economia, economia_pct: p.economia_pct }]))).toEqual(CONTAGEM)
-    expect(r.body.pacotes.map((p: any) => [p.rota, p.quantidade])).toEqual([['/v1/pacotes/brasil', 14], ['/v1/commodities/pacote', 5], ['/v1/mercado/pacote', 3]])
+    expect(r.body.pacotes.map((p: any) => [p.rota, p.quantidade])).toEqual([['/v1/pacotes/brasil', 15], ['/v1/commodities/pacote', 5], ['/v1/mercado/pacote', 3]])
     expect(r.body.pacotes[1].partes.map((p: any) => p.nome)).toEqual(['clima', 'fogo', 'exportacoes', 'hidrologia', 'briefing'])
     expect(r.body.pacotes[2].partes.map((p: any) => p.nome)).toEqual(['noticias', 'indicadores', 'cambio'])
-    expect(r.body.pacotes[0].partes[3]).toEqual({ familia: 'fundos', nome: 'movimentacoes', rota: '/v1/fundos/movimentacoes', preco: 0.02 })
+    expect(r.body.pacotes[0].partes[4]).toEqual({ familia: 'fundos', nome: 'movimentacoes', rota: '/v1/fundos/movimentacoes', preco: 0.02 })
     // The sums are the route table's prices.
     const price = new Map(DATASETS.flatMap((d) => d.routes).map((x) => [x.path, x.price!]))
     for (const p of r.body.pacotes) expect(Math.round(p.partes.reduce((a: number, x: any) => a + price.get(x.rota)!, 0) * 1e6) / 1e6).toBe(p.soma_das_partes)
   })
 
-  test('#29.7: the pack and its sample say the same count and list, the parts the pack answers (14 here: every route the rule takes, docs/decisoes.md)', async () => {
+  test('#29.7: the pack and its sample say the same count and list, the parts the pack answers (15 here: every route the rule takes, docs/decisoes.md)', async () => {
     const amostra = (await get(app, '/v1/pacotes/amostra')).body
     const pack = (await get(app, '/v1/pacotes/brasil')).body
     const answered = Object.entries(pack)
       .filter(([k]) => k !== 'pacote' && k !== 'indisponiveis')
       .flatMap(([familia, partes]) => Object.keys(partes as object).map((nome) => `/v1/${familia}/${nome}`))
-    expect(BRASIL).toHaveLength(14)
+    expect(BRASIL).toHaveLength(15)
     expect(answered.sort()).toEqual([...BRASIL].sort())
     expect(pack.pacote.partes.map((p: any) => p.rota)).toEqual(BRASIL)
     expect(amostra.pacotes[0].partes.map((p: any) => p.rota)).toEqual(BRASIL)
-    expect([pack.pacote.quantidade, amostra.pacotes[0].quantidade]).toEqual([14, 14])
-    expect(amostra.aviso).toContain('O pacote /v1/pacotes/brasil traz as 14 rotas pagas sem parâmetros deste servidor numa chamada')
+    expect([pack.pacote.quantidade, amostra.pacotes[0].quantidade]).toEqual([15, 15])
+    expect(amostra.aviso).toContain('O pacote /v1/pacotes/brasil traz as 15 rotas pagas sem parâmetros deste servidor numa chamada')
   })
 
   test('the rule: no path parameter, an empty query accepted, no filter demanded; never packs, chains, free or planned routes', () => {
@@ -96,9 +96,9 @@ describe('/v1/pacotes/brasil', () => {
   test('keyed by family then name; each part is that route\'s own answer, with its fonte', async () => {
     const r = await get(app, '/v1/pacotes/brasil')
     expect(r.status).toBe(200)
-    expect(Object.keys(r.body).sort()).toEqual(['commodities', 'desmatamento', 'fundos', 'indisponiveis', 'licitacoes', 'mercado', 'pacote', 'tributos'])
+    expect(Object.keys(r.body).sort()).toEqual(['cnpj', 'commodities', 'desmatamento', 'fundos', 'indisponiveis', 'licitacoes', 'mercado', 'pacote', 'tributos'])
     expect(r.body.indisponiveis).toEqual([])
-    expect(r.body.pacote).toMatchObject({ rota: '/v1/pacotes/brasil', preco: 0.09, quantidade: 14, soma_das_partes: 0.177, economia: 0.087, economia_pct: 49.2 })
+    expect(r.body.pacote).toMatchObject({ rota: '/v1/pacotes/brasil', preco: 0.09, quantidade: 15, soma_das_partes: 0.187, economia: 0.097, economia_pct: 51.9 })
     expect(r.body.pacote.criterio).toContain('uma rota nova que atenda a regra entra sozinha')
     for (const path of BRASIL) {
       const [, , familia, nome] = path.split('/')
@@ -124,8 +124,8 @@ describe('/v1/pacotes/brasil', () => {
       route('/v1/novo/exige', () => ({}), z.object({ termo: z.string().min(3) })),
     ])
     const cat = catalogo(ctx)[0]!
-    expect([cat.quantidade, cat.soma_das_partes, cat.economia]).toEqual([18, 0.189, 0.099])
-    expect(cat.partes.slice(14).map((p) => p.rota)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/quebra', '/v1/novo/lenta'])
+    expect([cat.quantidade, cat.soma_das_partes, cat.economia]).toEqual([19, 0.199, 0.109])
+    expect(cat.partes.slice(15).map((p) => p.rota)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/quebra', '/v1/novo/lenta'])
     const t = performance.now()
     const body = (await service.brasil(ctx, new Request('http://localhost/v1/pacotes/brasil'), 'http://localhost', 300)).parse() as any
     expect(performance.now() - t).toBeLessThan(1_900)
@@ -136,7 +136,7 @@ describe('/v1/pacotes/brasil', () => {
       { familia: 'novo', nome: 'lenta', rota: '/v1/novo/lenta', status: null, codigo: 'tempo_esgotado', mensagem: 'a parte não respondeu em 0.3 s; o pacote seguiu sem ela' },
     ])
     expect(body.commodities.clima.cinturoes).toHaveLength(9)
-    expect(body.pacote.quantidade).toBe(18)
+    expect(body.pacote.quantidade).toBe(19)
     expect(logs.some((l) => l.includes('falha interna numa parte do pacote') && l.includes('/v1/novo/quebra'))).toBe(true)
   })
 
@@ -174,7 +174,7 @@ describe('/v1/pacotes/brasil', () => {
     expect(cat[3]).toMatchObject({ preco: 0.004, quantidade: 2, soma_das_partes: 0.006, economia: 0.002, economia_pct: 33.3, descricao: 'Série e falha numa chamada' })
     expect(cat[3]!.partes.map((p) => p.nome)).toEqual(['serie', 'falha'])
     expect(cat[0]!.partes.map((p) => p.rota)).not.toContain('/v1/novo/pacote')
-    expect(cat[0]!.partes.map((p) => p.rota).slice(14)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/outra'])
+    expect(cat[0]!.partes.map((p) => p.rota).slice(15)).toEqual(['/v1/novo/serie', '/v1/novo/falha', '/v1/novo/outra'])
   })
 
   test('on an empty data directory: the parts whose base is not built, and the feed parts with no copy (nothing to charge for), are listed with their 503', async () => {
@@ -182,6 +182,7 @@ describe('/v1/pacotes/brasil', () => {
     expect(r.status).toBe(200)
     expect(r.body.indisponiveis.map((x: any) => [x.rota, x.status, x.codigo])).toEqual(
       [
+        '/v1/cnpj/mudancas',
         '/v1/licitacoes/abertas',
         '/v1/fundos/fluxos',
         '/v1/fundos/ranking',
@@ -201,7 +202,7 @@ describe('/v1/pacotes/brasil', () => {
     expect(r.body.commodities.clima).toBeNull()
     // The calendar is law kept as data in the code: no base to build, served anyway.
     expect(r.body.tributos.calendario.anos.length).toBeGreaterThan(0)
-    expect(r.body.pacote.quantidade).toBe(14)
+    expect(r.body.pacote.quantidade).toBe(15)
   })
 
   test('no parameters; HEAD; and the pack answers from one build per second', async () => {

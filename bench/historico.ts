@@ -10,7 +10,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, opt, benchArgs as args, startServer, treeCpu, treeRss, withBareBun, wrk } from './lib'
+import { haveWrk, machineLoad, opt, benchArgs as args, startServer, treeCpu, treeRss, withBareBun, wrk, synthDone } from './lib'
 import { synthMonth } from '../ingest/cnpj/synth'
 
 const sizes = opt('--companies', '1000000').split(',').map(Number)
@@ -51,7 +51,7 @@ for (const companies of sizes) {
   const src = months.map((_, k) => join(work, `hist-syn-${companies}-${k}`))
   const data = join(work, `hist-data-${companies}`)
   for (const [k, dir] of src.entries())
-    if (!existsSync(join(dir, 'Qualificacoes.zip'))) {
+    if (!synthDone(dir)) {
       const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', dir, '--empresas', String(companies), '--mes', String(k), '--quiet'])
       console.log(`synth mês ${k}: ${fmt(s.seconds)} s`)
     }

@@ -2,10 +2,11 @@
 // so a figure without it means little), a command timed to its end, a process tree's memory and
 // CPU, the one way a bench starts the dadosbr server, the one wrk runner every load goes through
 // and the bare Bun server every bench compares with.
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { RUNTIME_FLAGS } from '../src/core/self'
+import { MUNICIPIOS_ARQUIVO } from '../src/core/municipios-rfb'
 
 /** The load average over the last 1 and 5 minutes, and the cores it is shared by. */
 export function machineLoad(): string {
@@ -354,6 +355,12 @@ export async function startServer(o: ServerOptions): Promise<Server> {
 export const benchArgs = process.argv.slice(2)
 
 /** The value after `--name` on the command line, or the fallback. */
+/**
+ * Whether a synthetic dump folder is whole: municipios.csv is the synth's last file, so a dump cut
+ * short by an interrupted synth (or made by a version before the table) is made again.
+ */
+export const synthDone = (dir: string) => existsSync(join(dir, MUNICIPIOS_ARQUIVO))
+
 export function opt(name: string, fallback: string): string {
   const i = benchArgs.indexOf(name)
   return i >= 0 ? benchArgs[i + 1]! : fallback

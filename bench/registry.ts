@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, benchArgs as args } from './lib'
+import { haveWrk, machineLoad, startServer, treeRss, withBareBun, wrk, opt, benchArgs as args, synthDone } from './lib'
 
 const sizes = opt('--companies', '1000000').split(',').map(Number)
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
@@ -142,8 +142,7 @@ for (const companies of sizes) {
   const src = join(work, `syn-${companies}`)
   const data = join(work, `data-${companies}`)
   console.log(`\n== ${companies.toLocaleString('en')} empresas ==`)
-  // municipios.csv is the synth's last file: a dump cut short by an interrupted synth is made again.
-  if (!existsSync(join(src, 'municipios.csv'))) {
+  if (!synthDone(src)) {
     const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', src, '--empresas', String(companies), '--quiet'])
     console.log(`synth: ${fmt(s.seconds)} s`)
   }

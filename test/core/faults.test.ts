@@ -6,7 +6,7 @@
 // error envelope, and what the runtime answers before it is the documented set (docs/operacao.md).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { copyFileSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, closeSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { syncContracts } from '../../ingest/licitacoes/sync'
@@ -20,6 +20,7 @@ import { FIXTURES, buildFixtureData } from '../cnpj/helpers'
 import { buildSampleData, get, tempDir, testApp } from '../helpers'
 import { contract, fakePncp } from '../licitacoes/fake-pncp'
 import { rawRequest } from '../raw-http'
+import { fileInUse, scribble } from '../damage'
 import { alive, childrenOf, startServe, until } from '../serve-process'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
@@ -244,18 +245,6 @@ async function sampleCopy(): Promise<string> {
   return copy
 }
 
-/** The real path of a file of a dataset's build in use. */
-const fileInUse = (dataDir: string, dataset: string, name: string) => join(realpathSync(join(dataDir, dataset, 'current')), name)
-
-/** Overwrites `bytes` of a file from `at` with garbage (0x5a), in place, as a failing disk or a stray write would. */
-function scribble(path: string, at: number, bytes: number): void {
-  const fd = openSync(path, 'r+')
-  try {
-    writeSync(fd, Buffer.alloc(bytes, 0x5a), 0, bytes, at)
-  } finally {
-    closeSync(fd)
-  }
-}
 
 describe('a damaged data file makes its dataset unavailable, never the process or the others', () => {
   test('the headers tell a whole file from a cut or overwritten one, before SQLite or DuckDB reads it', async () => {

@@ -11,7 +11,7 @@
 //   memoria            RSS of the serving processes over minutes of load
 // `bun bench/faults.ts [--so partidas,memoria] [--partidas 20] [--mortes 10] [--empresas 200000] [--minutos 10] [--work DIR]`
 // Every figure is printed with the machine's load (the machine is shared).
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { join, resolve } from 'node:path'
 import { RUNTIME_FLAGS } from '../src/core/self'

@@ -15,7 +15,7 @@ import { Database } from 'bun:sqlite'
 import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import {
   CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
-  ficha, key1, key2, monthRanges, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
+  ficha, key1, monthRanges, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, valueAt, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 import { card, socio, socioRow } from '../../src/datasets/cnpj/service'
 import { municipiosIbge, type CardView } from '../../src/datasets/cnpj/card-json'

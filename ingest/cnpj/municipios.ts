@@ -4,11 +4,10 @@
 // to the `municipios` code table of cnpj.duckdb; the server reads it with the other code tables, so
 // every route shows the same code for the same establishment.
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { MUNICIPIOS_ARQUIVO, RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
-import { upstreamUrl } from '../../src/core/upstream'
-import { looksLikeMunicipiosCsv, MunicipiosError, parseMunicipios, type TabelaMunicipios } from '../lib/municipios-rfb'
+import { MUNICIPIOS_ARQUIVO } from '../../src/core/municipios-rfb'
+import { MunicipiosError, parseMunicipios, type TabelaMunicipios } from '../lib/municipios-rfb'
 import { sqlString } from '../lib/sql'
 
 // The table's errors and its download are shared with the deforestation build (one copy on disk for both).

@@ -11,7 +11,7 @@ import {
 } from './historico-layout'
 import type { HistoryMonth } from './historico-store'
 import { CARD_SEPARATOR, FICHA, PARTNER_SEPARATOR, rootKey } from './layout'
-import type { Empresa, EmpresaCompleta, Historico, Mudanca, Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
+import type { Historico, Mudanca, Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
 import { JsonText } from '../../core/errors'
 import { cardJson } from './card-json'
 import { card, completoText, municipio, notFound, socio, socioRow, sociosAnswer, type CardView, type Ficha } from './service'
@@ -124,8 +124,6 @@ function monthAsked(files: CnpjFiles, referencia: string | undefined): CardView 
   return month.view(ROTULOS_MES)
 }
 
-const fichaOf = (cnpj: string, record: Registro): Ficha => ficha(cnpj, record)
-
 /** The card of `cnpj` as it was in `referencia`; null for the month in use. */
 export function empresaEm(files: CnpjFiles, cnpj: string, referencia: string | undefined): JsonText | null {
   const view = monthAsked(files, referencia)
@@ -141,7 +139,7 @@ export function completoEm(files: CnpjFiles, cnpj: string, referencia: string | 
   const { records, partners } = rootAt(files, cnpj.slice(0, 8), view.referencia, { partners: true })
   const main = records.get(cnpj)
   if (!main) throw notFound(view, cnpj)
-  const outros = [...records].filter(([c, r]) => r && c !== cnpj).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, r]) => fichaOf(c, r!))
+  const outros = [...records].filter(([c, r]) => r && c !== cnpj).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, r]) => ficha(c, r!))
   return completoText(view, cnpj, main, outros, partners.map((p) => socio(view, socioRow(p))))
 }
 

@@ -271,8 +271,6 @@ export type SocioField = (typeof SOCIO)[number]
 /** One table of the card store. */
 export const cardTable = (table: (typeof CARD_TABLES)[number], partition: number) => `${table}_p${String(partition).padStart(2, '0')}`
 
-/** CNPJ characters in key order: base 36, so a key keeps the CNPJs' text order. */
-const KEY_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 /** Base 36 of text[from, to): '0'-'9' are 0-9, 'A'-'Z' 10-35 (callers pass only those; see KEYABLE_CNPJ). */
 const base36 = (text: string, from: number, to: number) => {
   let n = 0

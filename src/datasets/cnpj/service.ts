@@ -7,7 +7,6 @@ import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION,
 import { hasAnyWord, searchWords } from './search-text'
 import { filterStats, matchOf, planFilters } from './search-filters'
 import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO, type CardView } from './card-json'
-import type { Lote as LoteResposta } from './model'
 import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
 import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
@@ -43,11 +42,6 @@ export function decodeFicha(cnpj: string, values: readonly (string | null)[]): F
 function ficha(files: CnpjFiles, cnpj: string): Ficha | undefined {
   const dados = files.cards.card(cnpj)
   return dados === null ? undefined : decodeFicha(cnpj, dados)
-}
-
-/** Every card of a root, in CNPJ order. */
-function fichasDaRaiz(files: CnpjFiles, root: string): Ficha[] {
-  return files.cards.cardsOfRoot(root).map((r) => decodeFicha(r.cnpj, r.campos))
 }
 
 /** An establishment's city (card-json.ts municipioDe: the same on every route). */

@@ -77,6 +77,9 @@ for (const companies of sizes) {
           `${m.cpu_segundos.historico} s de CPU (${JSON.stringify(h.cpu_segundos)}; segundos ${JSON.stringify(h.segundos)}); RSS da ingestão ao começar a comparação ${mb(atStart)}, pico nela ${mb(peak)} (+${mb(peak - atStart)}); ` +
           `pico da ingestão inteira ${mb(Math.max(...b.samples.map(([, r]) => r)))} (${machineLoad()})`,
       )
+      // The month before's hashes are made only when its build did not keep them (the first comparison, a build of an older version).
+      const before = h.segundos.impressoes_anterior ?? 0
+      if (before) console.log(`sem as impressões do mês anterior (o caso mensal: a base anterior as guarda): a comparação leva ${fmt(phase - before)} s, ${fmt(m.cpu_segundos.historico - (h.cpu_segundos.impressoes_anterior ?? 0))} s de CPU`)
       console.log(`fases: ${JSON.stringify(m.segundos)}; CPU: ${JSON.stringify(m.cpu_segundos)}`)
     }
   }

@@ -7,7 +7,7 @@ import { expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { DICTIONARY_TABLE, FICHA } from '../../src/datasets/cnpj/layout'
-import { CAMPO_BRUTOS, CAMPOS, COMPANY_FIELDS, ficha, nivelOf, ROTULO_IBGE, TIPOS, valueAt, type Registro } from '../../src/datasets/cnpj/historico-layout'
+import { CAMPO_BRUTOS, CAMPO_JSON, CAMPOS, COMPANY_FIELDS, ficha, nivelOf, ROTULO_IBGE, TIPOS, valueAt, type Registro } from '../../src/datasets/cnpj/historico-layout'
 import { CardCodec } from '../../src/datasets/cnpj/card-codec'
 import { municipiosIbge } from '../../src/datasets/cnpj/card-json'
 import { card, type CardView } from '../../src/datasets/cnpj/service'
@@ -59,6 +59,21 @@ test('every value the card shows is a field of the table (the CNPJ and the sourc
   const campos = CAMPOS.map((c) => c.campo as string)
   const uncovered = [...paths].filter((p) => p !== 'cnpj' && !p.startsWith('fonte.') && !campos.some((c) => p === c || p.startsWith(`${c}.`)))
   expect(uncovered).toEqual([])
+})
+
+test("each field's own writer (what the history compares and shows) gives what the whole card shows at its path", () => {
+  const differ: string[] = []
+  for (const { record } of all) {
+    const card = shown(record)
+    CAMPOS.forEach((c, k) => {
+      if (CAMPO_JSON[k]!(view, record) !== JSON.stringify(valueAt(card, c.campo))) differ.push(c.campo)
+      // A change keeps only the campo's raw values: its writer must give the same from those alone.
+      const only: Registro = FICHA.map(() => null)
+      for (const i of CAMPO_BRUTOS[k]!) only[i] = record[i] ?? null
+      if (CAMPO_JSON[k]!(view, only) !== JSON.stringify(valueAt(card, c.campo))) differ.push(`${c.campo} (só os seus valores)`)
+    })
+  }
+  expect([...new Set(differ)]).toEqual([])
 })
 
 test("each field's rendering reads only its own raw values: any other value changed, the field shows the same", () => {

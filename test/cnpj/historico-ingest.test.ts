@@ -59,7 +59,7 @@ describe('months only forward', () => {
       por_tipo: { abertura: 1, situacao_cadastral: 1, nome_fantasia: 1, endereco: 10, cnae_secundarios: 1, capital_social: 1, contato: 1, socio_entrada: 1, socio_saida: 2, saiu_do_cadastro: 1 },
     })
     expect(m.historico.bytes).toBe(historyFiles(data).reduce((n: number, f: string) => n + statSync(join(current(data), 'historico', f)).size, 0))
-    expect(Object.keys(m.historico.cpu_segundos)).toEqual(['impressoes', 'raizes_mudadas', 'linhas_mudadas', 'comparacao', 'itens', 'arquivo'])
+    expect(Object.keys(m.historico.cpu_segundos)).toEqual(['impressoes_anterior', 'impressoes', 'raizes_mudadas', 'linhas_mudadas', 'comparacao', 'itens', 'arquivo'])
     expect(historyFiles(data)).toEqual(['2026-07.sqlite', '2026-08.sqlite'])
     // July's file, written by July's build, is the same file in August's (the build just replaced is kept).
     const builds = readdirSync(join(data, 'cnpj')).filter((d) => /^2026-0[78]_/.test(d)).sort()

@@ -87,47 +87,107 @@ export const fonteJson = (files: CardView) => {
   return json
 }
 
+/** A card's raw fields as CardStoreReader.card gives them (blank for null) or as the history keeps them (null). */
+type Values = readonly (string | null | undefined)[]
+type FieldWriter = (files: CardView, v: Values) => string
+
+const phoneOne = (v: Values) => telefone(v[F.ddd1], v[F.telefone1])
+const phoneTwo = (v: Values) => telefone(v[F.ddd2], v[F.telefone2])
+const code = (lookup: (l: CardView['lookups']) => Lookup, at: number): FieldWriter => (files, v) => {
+  const table = lookup(files.lookups)
+  return codeJson(v[at], table, cacheOf(table))
+}
+
+/**
+ * Each field of the card as JSON, by its path in the card (the history's CAMPOS name these paths:
+ * historico-layout.ts), written from the card's raw fields. The card is these put together
+ * (cardJson); the history compares and shows a changed field through its writer alone, so a value
+ * in a change is what the card of that month showed, without rendering the whole card.
+ */
+export const FIELD_JSON = {
+  razao_social: (_, v) => q(v[F.razao_social]),
+  nome_fantasia: (_, v) => q(v[F.nome_fantasia]),
+  matriz_filial: (_, v) => {
+    const m = matrizFilial(v[F.matriz_filial])
+    return m ? `"${m}"` : 'null'
+  },
+  situacao_cadastral: (files, v) => {
+    const situacao = v[F.situacao]
+    const motivo = v[F.motivo]
+    return (
+      `{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":${q(v[F.data_situacao])},` +
+      `"motivo":${motivo && motivo !== '00' ? q(files.lookups.motivos.get(motivo) ?? motivo) : 'null'}}`
+    )
+  },
+  situacao_especial: (_, v) =>
+    v[F.situacao_especial] || v[F.data_situacao_especial] ? `{"descricao":${q(v[F.situacao_especial])},"data":${q(v[F.data_situacao_especial])}}` : 'null',
+  data_inicio_atividade: (_, v) => q(v[F.data_inicio]),
+  natureza_juridica: code((l) => l.naturezas, F.natureza_juridica),
+  qualificacao_responsavel: code((l) => l.qualificacoes, F.qualificacao_responsavel),
+  ente_federativo_responsavel: (_, v) => q(v[F.ente_federativo]),
+  porte: (_, v) => {
+    const porte = v[F.porte] ? PORTE[v[F.porte]!] : undefined
+    return porte ? `"${porte}"` : 'null'
+  },
+  capital_social: (_, v) => {
+    const capital = v[F.capital_social]
+    return capital ? JSON.stringify(Number(capital)) : 'null'
+  },
+  cnae_principal: code((l) => l.cnaes, F.cnae_principal),
+  cnae_secundarios: (files, v) => {
+    const secundarios = v[F.cnaes_secundarios]
+    if (!secundarios) return '[]'
+    const { cnaes } = files.lookups
+    const cache = cacheOf(cnaes)
+    return `[${secundarios.split(',').filter(Boolean).map((c) => codeJson(c.padStart(7, '0'), cnaes, cache)).join(',')}]`
+  },
+  'endereco.logradouro': (_, v) => {
+    const tipo = v[F.tipo_logradouro]
+    const rua = v[F.logradouro]
+    return q(tipo && rua ? `${tipo} ${rua}` : tipo || rua)
+  },
+  'endereco.numero': (_, v) => q(v[F.numero]),
+  'endereco.complemento': (_, v) => q(v[F.complemento]),
+  'endereco.bairro': (_, v) => q(v[F.bairro]),
+  'endereco.municipio': (files, v) => q(municipioDe(files, v[F.uf] || null, v[F.municipio] || null, v[F.cidade_exterior] || null)),
+  'endereco.uf': (_, v) => q(v[F.uf]),
+  'endereco.cep': (_, v) => q(v[F.cep]),
+  'endereco.codigo_municipio_ibge': (files, v) => q(ibgeDe(files, v[F.uf] || null, v[F.municipio] || null)),
+  'endereco.pais': (files, v) => (v[F.pais] ? codeJson(v[F.pais], files.lookups.paises, cacheOf(files.lookups.paises)) : 'null'),
+  'contato.email': (_, v) => q(v[F.email]),
+  // telefone is the first phone, or the second when the first is blank (as before); telefone_2
+  // is the second only when the first is there, so no number shows twice.
+  'contato.telefone': (_, v) => q(phoneOne(v) ?? phoneTwo(v)),
+  'contato.telefone_2': (_, v) => q(phoneOne(v) ? phoneTwo(v) : null),
+  'contato.fax': (_, v) => q(telefone(v[F.ddd_fax], v[F.fax])),
+  'simples.optante': (_, v) => String(v[F.opcao_simples] === 'true'),
+  'simples.mei': (_, v) => String(v[F.opcao_mei] === 'true'),
+  'simples.data_opcao': (_, v) => q(v[F.data_opcao_simples]),
+  'simples.data_exclusao': (_, v) => q(v[F.data_exclusao_simples]),
+  'simples.mei_data_opcao': (_, v) => q(v[F.data_opcao_mei]),
+  'simples.mei_data_exclusao': (_, v) => q(v[F.data_exclusao_mei]),
+} satisfies Record<string, FieldWriter>
+export type CardPath = keyof typeof FIELD_JSON
+
 /**
  * One establishment's card as JSON, in the key order of the Empresa schema (model.ts), from its
- * fields as CardStoreReader.card gives them (blank for null).
+ * fields as CardStoreReader.card gives them (blank for null): its fields' writers put together.
  */
-export function cardJson(files: CardView, cnpj: string, v: readonly (string | null)[]): string {
-  const { lookups } = files
-  const cnaes = cacheOf(lookups.cnaes)
-  const situacao = v[F.situacao]
-  const motivo = v[F.motivo]
-  const tipo = v[F.tipo_logradouro]
-  const rua = v[F.logradouro]
-  const logradouro = tipo && rua ? `${tipo} ${rua}` : tipo || rua
-  const uf = v[F.uf] || null
-  const municipio = v[F.municipio] || null
-  const primeiro = telefone(v[F.ddd1], v[F.telefone1])
-  const segundo = telefone(v[F.ddd2], v[F.telefone2])
-  const especial = v[F.situacao_especial] || v[F.data_situacao_especial] ? `{"descricao":${q(v[F.situacao_especial])},"data":${q(v[F.data_situacao_especial])}}` : 'null'
-  const capital = v[F.capital_social]
-  const secundarios = v[F.cnaes_secundarios]
-  const porte = v[F.porte] ? PORTE[v[F.porte]!] : undefined
-  const matriz = matrizFilial(v[F.matriz_filial])
+export function cardJson(files: CardView, cnpj: string, v: Values): string {
+  const W = FIELD_JSON
   return (
-    `{"cnpj":${JSON.stringify(cnpj)},"razao_social":${q(v[F.razao_social])},"nome_fantasia":${q(v[F.nome_fantasia])},` +
-    `"matriz_filial":${matriz ? `"${matriz}"` : 'null'},` +
-    `"situacao_cadastral":{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":${q(v[F.data_situacao])},` +
-    `"motivo":${motivo && motivo !== '00' ? q(lookups.motivos.get(motivo) ?? motivo) : 'null'}},` +
-    `"situacao_especial":${especial},"data_inicio_atividade":${q(v[F.data_inicio])},` +
-    `"natureza_juridica":${codeJson(v[F.natureza_juridica], lookups.naturezas, cacheOf(lookups.naturezas))},` +
-    `"qualificacao_responsavel":${codeJson(v[F.qualificacao_responsavel], lookups.qualificacoes, cacheOf(lookups.qualificacoes))},` +
-    `"ente_federativo_responsavel":${q(v[F.ente_federativo])},"porte":${porte ? `"${porte}"` : 'null'},` +
-    `"capital_social":${capital ? JSON.stringify(Number(capital)) : 'null'},` +
-    `"cnae_principal":${codeJson(v[F.cnae_principal], lookups.cnaes, cnaes)},` +
-    `"cnae_secundarios":[${secundarios ? secundarios.split(',').filter(Boolean).map((c) => codeJson(c.padStart(7, '0'), lookups.cnaes, cnaes)).join(',') : ''}],` +
-    `"endereco":{"logradouro":${q(logradouro)},"numero":${q(v[F.numero])},"complemento":${q(v[F.complemento])},"bairro":${q(v[F.bairro])},` +
-    `"municipio":${q(municipioDe(files, uf, municipio, v[F.cidade_exterior] || null))},"uf":${q(uf)},"cep":${q(v[F.cep])},` +
-    `"codigo_municipio_ibge":${q(ibgeDe(files, uf, municipio))},"pais":${v[F.pais] ? codeJson(v[F.pais], lookups.paises, cacheOf(lookups.paises)) : 'null'}},` +
-    // telefone is the first phone, or the second when the first is blank (as before); telefone_2
-    // is the second only when the first is there, so no number shows twice.
-    `"contato":{"email":${q(v[F.email])},"telefone":${q(primeiro ?? segundo)},"telefone_2":${q(primeiro ? segundo : null)},"fax":${q(telefone(v[F.ddd_fax], v[F.fax]))}},` +
-    `"simples":{"optante":${v[F.opcao_simples] === 'true'},"mei":${v[F.opcao_mei] === 'true'},"data_opcao":${q(v[F.data_opcao_simples])},` +
-    `"data_exclusao":${q(v[F.data_exclusao_simples])},"mei_data_opcao":${q(v[F.data_opcao_mei])},"mei_data_exclusao":${q(v[F.data_exclusao_mei])}},` +
+    `{"cnpj":${JSON.stringify(cnpj)},"razao_social":${W.razao_social(files, v)},"nome_fantasia":${W.nome_fantasia(files, v)},` +
+    `"matriz_filial":${W.matriz_filial(files, v)},"situacao_cadastral":${W.situacao_cadastral(files, v)},` +
+    `"situacao_especial":${W.situacao_especial(files, v)},"data_inicio_atividade":${W.data_inicio_atividade(files, v)},` +
+    `"natureza_juridica":${W.natureza_juridica(files, v)},"qualificacao_responsavel":${W.qualificacao_responsavel(files, v)},` +
+    `"ente_federativo_responsavel":${W.ente_federativo_responsavel(files, v)},"porte":${W.porte(files, v)},` +
+    `"capital_social":${W.capital_social(files, v)},"cnae_principal":${W.cnae_principal(files, v)},"cnae_secundarios":${W.cnae_secundarios(files, v)},` +
+    `"endereco":{"logradouro":${W['endereco.logradouro'](files, v)},"numero":${W['endereco.numero'](files, v)},"complemento":${W['endereco.complemento'](files, v)},` +
+    `"bairro":${W['endereco.bairro'](files, v)},"municipio":${W['endereco.municipio'](files, v)},"uf":${W['endereco.uf'](files, v)},"cep":${W['endereco.cep'](files, v)},` +
+    `"codigo_municipio_ibge":${W['endereco.codigo_municipio_ibge'](files, v)},"pais":${W['endereco.pais'](files, v)}},` +
+    `"contato":{"email":${W['contato.email'](files, v)},"telefone":${W['contato.telefone'](files, v)},"telefone_2":${W['contato.telefone_2'](files, v)},"fax":${W['contato.fax'](files, v)}},` +
+    `"simples":{"optante":${W['simples.optante'](files, v)},"mei":${W['simples.mei'](files, v)},"data_opcao":${W['simples.data_opcao'](files, v)},` +
+    `"data_exclusao":${W['simples.data_exclusao'](files, v)},"mei_data_opcao":${W['simples.mei_data_opcao'](files, v)},"mei_data_exclusao":${W['simples.mei_data_exclusao'](files, v)}},` +
     `"fonte":${fonteJson(files)}}`
   )
 }

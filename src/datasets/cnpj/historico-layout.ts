@@ -8,6 +8,7 @@
 // failed build (its temp dir removed) changes nothing.
 import { FICHA, SOCIO, UFS, UNKNOWN_UF_SLOT, type FichaField } from './layout'
 import type { Ficha } from './service'
+import { FIELD_JSON, type CardPath, type CardView } from './card-json'
 
 /** Folder of the history inside a build. */
 export const HISTORY_DIR = 'historico'
@@ -75,8 +76,15 @@ export const CAMPOS = [
   { campo: 'simples.mei', tipo: 'mei', brutos: ['opcao_mei'] },
   { campo: 'simples.mei_data_opcao', tipo: 'mei', brutos: ['data_opcao_mei'] },
   { campo: 'simples.mei_data_exclusao', tipo: 'mei', brutos: ['data_exclusao_mei'] },
-] as const satisfies readonly { campo: string; tipo: Tipo; brutos: readonly FichaField[] }[]
+] as const satisfies readonly { campo: CardPath; tipo: Tipo; brutos: readonly FichaField[] }[]
 export type Campo = (typeof CAMPOS)[number]
+
+/**
+ * Each campo's value as the card shows it (JSON), from a card record (or one with only the campo's
+ * raw values set): the card's own writer of that field (card-json.ts FIELD_JSON), so the history
+ * compares and shows a field without rendering the whole card.
+ */
+export const CAMPO_JSON: readonly ((view: CardView, record: Registro) => string)[] = CAMPOS.map((c) => FIELD_JSON[c.campo])
 
 /**
  * The card fields of the company and its Simples row, the same on every card of a root: the

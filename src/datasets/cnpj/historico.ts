@@ -6,15 +6,15 @@
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'
 import {
-  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, compareSocios, ficha, I, key1, key2, MAX, municipioCodeOf,
-  monthRanges, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, tipoCode, ufSlotOf, valueAt, type Item, type Registro, type RegistroSocio,
+  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_JSON, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, compareSocios, ficha, I, key1, key2, MAX, municipioCodeOf,
+  monthRanges, ROTULOS_ANTERIOR, ROTULOS_MES, TIPOS, tipoCode, ufSlotOf, type Item, type Registro, type RegistroSocio,
 } from './historico-layout'
 import type { HistoryMonth } from './historico-store'
 import { CARD_SEPARATOR, FICHA, PARTNER_SEPARATOR, rootKey } from './layout'
 import type { Historico, Mudanca, Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
 import { JsonText } from '../../core/errors'
 import { cardJson } from './card-json'
-import { card, completoText, municipio, notFound, socio, socioRow, sociosAnswer, type CardView, type Ficha } from './service'
+import { completoText, municipio, notFound, socio, socioRow, sociosAnswer, type CardView, type Ficha } from './service'
 import type { CnpjFiles } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -163,7 +163,7 @@ function shown(it: Item, values: (string | null)[] | null, view: CardView): unkn
   const idx = CAMPO_BRUTOS[campo]!
   const record = EMPTY.slice()
   for (let i = 0; i < idx.length; i++) record[idx[i]!] = values[i] ?? null
-  return valueAt(card(view, ficha(it[I.cnpj], record)) as unknown as Record<string, unknown>, CAMPOS[campo]!.campo)
+  return JSON.parse(CAMPO_JSON[campo]!(view, record))
 }
 
 const campoName = (campo: number) => (campo >= 0 ? CAMPOS[campo]!.campo : campo === CAMPO_SOCIOS ? 'socios' : null)

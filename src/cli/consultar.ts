@@ -15,6 +15,7 @@ import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
 import { normalizeHeader } from '../core/text/header'
 import { Empresa } from '../datasets/cnpj/model'
 import { cartaoJson } from '../datasets/cnpj/service'
+import { cardCells } from '../datasets/cnpj/card-json'
 import { openCnpjStore } from '../datasets/cnpj/store'
 import { LISTAS } from '../datasets/integridade/layout'
 import { triagemJson } from '../datasets/integridade/service'
@@ -50,6 +51,8 @@ interface Row {
   resultadoJson?: string | Uint8Array
   erro?: { codigo: string; mensagem: string }
   repete_linha?: number
+  /** The CSV cells of a found card, when the base gives them without its JSON (Base.cells). */
+  celulas?: string[]
 }
 
 /** A base's answer to one valid CNPJ, and its CSV columns. */
@@ -58,6 +61,8 @@ interface Base {
   columns: string[]
   /** The answer's values in `columns` order. */
   flat(resultado: unknown): string[]
+  /** A found CNPJ's values in `columns` order straight from the base, without its JSON (null: not found); absent where the base has no such path. */
+  cells?(cnpj: string): string[] | null
   close(): Promise<void>
 }
 
@@ -156,7 +161,14 @@ async function cnpjBase(dataDir: string): Promise<Base> {
   const { files, release } = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
   const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
   const paths = columns.map((c) => c.split('.'))
+  const cells = cardCells(columns)
   return {
+    cells: cells
+      ? (cnpj) => {
+          const v = files.cards.card(cnpj)
+          return v === null ? null : cells(files, v)
+        }
+      : undefined,
     answer(cnpj) {
       const card = cartaoJson(files, cnpj)
       return card !== null ? { encontrado: true, resultadoJson: card } : { encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: `CNPJ ${cnpj} não consta na base de ${files.referencia}.` } }
@@ -208,8 +220,8 @@ function jsonlRow(r: Row): string | Uint8Array[] {
 
 function csvRow(base: Base, r: Row): string {
   const json = r.resultadoJson
-  const resultado = json === undefined ? undefined : JSON.parse(typeof json === 'string' ? json : new TextDecoder().decode(json))
-  const flat = resultado ? base.flat(resultado) : base.columns.map(() => '')
+  const resultado = r.celulas || json === undefined ? undefined : JSON.parse(typeof json === 'string' ? json : new TextDecoder().decode(json))
+  const flat = r.celulas ?? (resultado ? base.flat(resultado) : base.columns.map(() => ''))
   const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
   return [...lead, ...flat].map(csvField).join(',') + '\n'
 }
@@ -272,10 +284,12 @@ export async function consultar(argv: string[]): Promise<number> {
           summary.invalidos++
           row = { linha, entrada: item.entrada, cnpj: null, encontrado: false, erro: item.erro }
         } else {
-          const answer = base.answer(item.cnpj)
+          // A CSV of the card takes its cells straight from the base (no JSON to write and read back).
+          const cells = format === 'csv' && base.cells ? base.cells(item.cnpj) : null
+          const answer = cells ? { encontrado: true } : base.answer(item.cnpj)
           if (answer.encontrado) summary.encontrados++
           else summary.nao_encontrados++
-          row = { linha, entrada: item.entrada, cnpj: item.cnpj, ...answer }
+          row = { linha, entrada: item.entrada, cnpj: item.cnpj, ...answer, ...(cells ? { celulas: cells } : {}) }
           const first = firstSeen.get(item.cnpj)
           if (first === undefined) firstSeen.set(item.cnpj, linha)
           else {

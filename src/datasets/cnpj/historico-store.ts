@@ -75,8 +75,9 @@ export class HistoryMonth {
   private readonly db: Database
   private readonly feedStmt: Statement
   private readonly cnaeStmt: Statement
-  private readonly rootStmt: Statement
   private readonly rootBlockStmt: Statement
+  /** The first root key of each root block, in order (a few hundred kB for a national month): found by binary search, not a query. */
+  private rootFirsts?: Float64Array
   private feedIndex?: Float64Array
   private cnaeIndex?: Float64Array
   private municipioUfs?: Record<string, string[]>
@@ -95,7 +96,6 @@ export class HistoryMonth {
     }
     this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
     this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
-    this.rootStmt = this.db.prepare('SELECT chave FROM raiz WHERE chave <= ? ORDER BY chave DESC LIMIT 1')
     this.rootBlockStmt = this.db.prepare('SELECT dados FROM raiz WHERE chave = ?')
   }
 
@@ -177,9 +177,18 @@ export class HistoryMonth {
 
   /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
   itemsOfRoot(rootKey: number): Item[] {
-    const row = this.rootStmt.get(rootKey) as { chave: number } | null
-    if (!row) return []
-    const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + row.chave, () => decodeRootBlock((this.rootBlockStmt.get(row.chave) as { dados: Uint8Array }).dados))
+    const firsts = (this.rootFirsts ??= Float64Array.from((this.db.query('SELECT chave FROM raiz ORDER BY chave').values() as [number][]).map(([k]) => Number(k))))
+    // The last block whose first root is at most rootKey.
+    let a = 0
+    let b = firsts.length
+    while (a < b) {
+      const mid = (a + b) >> 1
+      if (firsts[mid]! <= rootKey) a = mid + 1
+      else b = mid
+    }
+    if (a === 0) return []
+    const chave = firsts[a - 1]!
+    const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + chave, () => decodeRootBlock((this.rootBlockStmt.get(chave) as { dados: Uint8Array }).dados))
     let lo = 0
     let hi = block.roots.length - 1
     while (lo <= hi) {
@@ -193,7 +202,7 @@ export class HistoryMonth {
   }
 
   close() {
-    for (const s of [this.feedStmt, this.cnaeStmt, this.rootStmt, this.rootBlockStmt]) s.finalize()
+    for (const s of [this.feedStmt, this.cnaeStmt, this.rootBlockStmt]) s.finalize()
     this.db.close()
   }
 }

@@ -14,7 +14,7 @@ import { createLogger } from '../core/log'
 import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
 import { normalizeHeader } from '../core/text/header'
 import { Empresa } from '../datasets/cnpj/model'
-import { cartaoJson } from '../datasets/cnpj/service'
+import { cartaoJson, notFound } from '../datasets/cnpj/service'
 import { cardCells } from '../datasets/cnpj/card-json'
 import { openCnpjStore } from '../datasets/cnpj/store'
 import { LISTAS } from '../datasets/integridade/layout'
@@ -51,18 +51,19 @@ interface Row {
   resultadoJson?: string | Uint8Array
   erro?: { codigo: string; mensagem: string }
   repete_linha?: number
-  /** The CSV cells of a found card, when the base gives them without its JSON (Base.cells). */
+  /** The answer as CSV cells, in the base's `columns` order (--saida x.csv). */
   celulas?: string[]
 }
 
-/** A base's answer to one valid CNPJ, and its CSV columns. */
+type Format = 'jsonl' | 'csv'
+
+/** A base's answer to one valid CNPJ: the route's JSON (JSONL) or its CSV cells (CSV), and whether it was found. */
+type Answer = Pick<Row, 'encontrado' | 'resultadoJson' | 'celulas' | 'erro'>
+
+/** A base: its answer to one valid CNPJ, in the output's format, and its CSV columns. */
 interface Base {
-  answer(cnpj: string): { encontrado: boolean; resultadoJson?: string | Uint8Array; erro?: { codigo: string; mensagem: string } }
+  answer(cnpj: string, format: Format): Answer
   columns: string[]
-  /** The answer's values in `columns` order. */
-  flat(resultado: unknown): string[]
-  /** A found CNPJ's values in `columns` order straight from the base, without its JSON (null: not found); absent where the base has no such path. */
-  cells?(cnpj: string): string[] | null
   close(): Promise<void>
 }
 
@@ -115,20 +116,6 @@ async function* counted(path: string, onBytes: (n: number) => void): AsyncGenera
 
 // ---- the bases ----
 
-/** The values at the columns' paths (dotted names into nested objects); a list of codes joined by spaces; null blank. */
-function valuesAt(value: unknown, paths: string[][]): string[] {
-  return paths.map((path) => {
-    let v = value as Record<string, unknown> | unknown
-    for (const k of path) {
-      if (v === null || v === undefined) break
-      v = (v as Record<string, unknown>)[k]
-    }
-    if (v === null || v === undefined) return ''
-    if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'codigo' in x ? String((x as { codigo: unknown }).codigo) : JSON.stringify(x))).join(' ')
-    return typeof v === 'object' ? JSON.stringify(v) : String(v)
-  })
-}
-
 /** The dotted column names of a zod object (what flatten gives its values). */
 function columnsOf(schema: z.ZodType, prefix = ''): string[] {
   if (schema instanceof ZodArray) return [prefix]
@@ -160,21 +147,19 @@ async function cnpjBase(dataDir: string): Promise<Base> {
   const store = await openCnpjStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
   const { files, release } = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
   const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
-  const paths = columns.map((c) => c.split('.'))
+  // A CSV takes the card's cells straight from its raw values (no JSON to write and read back).
   const cells = cardCells(columns)
   return {
-    cells: cells
-      ? (cnpj) => {
-          const v = files.cards.card(cnpj)
-          return v === null ? null : cells(files, v)
-        }
-      : undefined,
-    answer(cnpj) {
+    answer(cnpj, format) {
+      const notFoundAnswer = () => ({ encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, cnpj).message } })
+      if (format === 'csv') {
+        const v = files.cards.card(cnpj)
+        return v === null ? notFoundAnswer() : { encontrado: true, celulas: cells(files, v) }
+      }
       const card = cartaoJson(files, cnpj)
-      return card !== null ? { encontrado: true, resultadoJson: card } : { encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: `CNPJ ${cnpj} não consta na base de ${files.referencia}.` } }
+      return card === null ? notFoundAnswer() : { encontrado: true, resultadoJson: card }
     },
     columns,
-    flat: (resultado) => valuesAt(resultado, paths),
     async close() {
       release()
       await store.close()
@@ -188,14 +173,17 @@ async function integridadeBase(dataDir: string): Promise<Base> {
   const { files } = held.files
   const release = held.release
   return {
-    answer(cnpj) {
-      return { encontrado: files.porRaiz.has(cnpj.slice(0, 8)), resultadoJson: triagemJson(files, cnpj) }
+    answer(cnpj, format) {
+      const encontrado = files.porRaiz.has(cnpj.slice(0, 8))
+      const json = triagemJson(files, cnpj)
+      if (format === 'jsonl') return { encontrado, resultadoJson: json }
+      const t = JSON.parse(new TextDecoder().decode(json)) as { ficha_limpa: boolean; total_apontamentos: number; apontamentos: Record<string, { vigente: boolean }[]> }
+      return {
+        encontrado,
+        celulas: [String(t.ficha_limpa), String(t.total_apontamentos), ...LISTAS.flatMap((l) => [String(t.apontamentos[l]!.length), String(t.apontamentos[l]!.filter((a) => a.vigente).length)])],
+      }
     },
     columns: ['ficha_limpa', 'total_apontamentos', ...LISTAS.flatMap((l) => [l, `${l}_vigentes`])],
-    flat(resultado) {
-      const t = resultado as { ficha_limpa: boolean; total_apontamentos: number; apontamentos: Record<string, { vigente: boolean }[]> }
-      return [String(t.ficha_limpa), String(t.total_apontamentos), ...LISTAS.flatMap((l) => [String(t.apontamentos[l]!.length), String(t.apontamentos[l]!.filter((a) => a.vigente).length)])]
-    },
     async close() {
       release()
       await store.close()
@@ -219,9 +207,7 @@ function jsonlRow(r: Row): string | Uint8Array[] {
 }
 
 function csvRow(base: Base, r: Row): string {
-  const json = r.resultadoJson
-  const resultado = r.celulas || json === undefined ? undefined : JSON.parse(typeof json === 'string' ? json : new TextDecoder().decode(json))
-  const flat = r.celulas ?? (resultado ? base.flat(resultado) : base.columns.map(() => ''))
+  const flat = r.celulas ?? base.columns.map(() => '')
   const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
   return [...lead, ...flat].map(csvField).join(',') + '\n'
 }
@@ -284,12 +270,10 @@ export async function consultar(argv: string[]): Promise<number> {
           summary.invalidos++
           row = { linha, entrada: item.entrada, cnpj: null, encontrado: false, erro: item.erro }
         } else {
-          // A CSV of the card takes its cells straight from the base (no JSON to write and read back).
-          const cells = format === 'csv' && base.cells ? base.cells(item.cnpj) : null
-          const answer = cells ? { encontrado: true } : base.answer(item.cnpj)
+          const answer = base.answer(item.cnpj, format)
           if (answer.encontrado) summary.encontrados++
           else summary.nao_encontrados++
-          row = { linha, entrada: item.entrada, cnpj: item.cnpj, ...answer, ...(cells ? { celulas: cells } : {}) }
+          row = { linha, entrada: item.entrada, cnpj: item.cnpj, ...answer }
           const first = firstSeen.get(item.cnpj)
           if (first === undefined) firstSeen.set(item.cnpj, linha)
           else {

@@ -51,11 +51,10 @@ async function sample(): Promise<{ view: CardView; records: string[][] }> {
 }
 
 describe('cardCells', () => {
-  const cells = cardCells(columns)!
+  const cells = cardCells(columns)
 
-  test('every column of the card has a writer', () => {
-    expect(cells).not.toBeNull()
-    expect(cardCells(['razao_social', 'nao_existe'])).toBeNull()
+  test('a column no field of the card gives is refused when the list is made', () => {
+    expect(() => cardCells(['razao_social', 'nao_existe'])).toThrow('cardCells: nenhum campo do cartão dá a coluna nao_existe')
   })
 
   test('every card of the real-format sample: the same cells as walking its parsed JSON', async () => {

@@ -7,10 +7,9 @@ import { expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { DICTIONARY_TABLE, FICHA } from '../../src/datasets/cnpj/layout'
-import { CAMPO_BRUTOS, CAMPO_JSON, CAMPOS, COMPANY_FIELDS, ficha, nivelOf, ROTULO_IBGE, TIPOS, valueAt, type Registro } from '../../src/datasets/cnpj/historico-layout'
+import { CAMPO_BRUTOS, CAMPO_JSON, CAMPOS, COMPANY_FIELDS, nivelOf, ROTULO_IBGE, TIPOS, valueAt, type Registro } from '../../src/datasets/cnpj/historico-layout'
 import { CardCodec } from '../../src/datasets/cnpj/card-codec'
-import { municipiosIbge } from '../../src/datasets/cnpj/card-json'
-import { card, type CardView } from '../../src/datasets/cnpj/service'
+import { cardJson, municipiosIbge, type CardView } from '../../src/datasets/cnpj/card-json'
 import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL } from '../../ingest/cnpj/card-store'
 import { buildHistoryData } from './helpers'
 
@@ -39,7 +38,8 @@ const lookups = (() => {
   return { lookups: Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, new Map(rows)])) as CardView['lookups'], ibge: municipiosIbge(ibge ?? []) }
 })()
 const view: CardView = { ...lookups, referencia: '2026-08' }
-const shown = (record: Registro) => card(view, ficha('00000000000000', record)) as unknown as Record<string, unknown>
+/** The whole card of a record, as /v1/cnpj/empresa writes it, parsed. */
+const shown = (record: Registro) => JSON.parse(cardJson(view, '00000000000000', record)) as Record<string, unknown>
 
 test('the sample has cards of every kind the test perturbs (in Brazil, abroad, with and without phones)', () => {
   expect(all.length).toBeGreaterThanOrEqual(20)

@@ -209,26 +209,27 @@ function valueCell(v: unknown): string {
 /**
  * The card's values at `columns` (dotted paths of the Empresa schema) as CSV cells, from its raw
  * fields through the same field writers as the card (`dadosbr consultar --saida x.csv`): a leaf
- * writer's text is the cell; an object's (situação, a code and its description) is parsed alone;
- * a list of codes is its codes joined by spaces. Parsing the whole card into objects for each line
- * cost ~25 µs a card more than its JSON (profiled on 200 k cards at 10 M companies). Null for a
- * column no writer gives (the caller then reads the card's JSON).
+ * writer's text is the cell; an object's (situação, a code and its description) is parsed alone,
+ * once per card; a list of codes is its codes joined by spaces. Parsing the whole card into
+ * objects for each line cost ~25 µs a card more than its JSON (profiled on 200 k cards at 10 M
+ * companies). A column no writer gives is an error of the caller's list.
  */
-export function cardCells(columns: readonly string[]): ((files: CardView, v: Values) => string[]) | null {
+export function cardCells(columns: readonly string[]): (files: CardView, v: Values) => string[] {
   const writers = Object.keys(FIELD_JSON) as CardPath[]
-  const plan = columns.map((c) => {
+  const steps = columns.map((c) => {
     const key = writers.filter((w) => c === w || c.startsWith(`${w}.`)).sort((a, b) => b.length - a.length)[0]
-    return key && { key, rest: c === key ? null : c.slice(key.length + 1).split('.') }
+    if (!key) throw new Error(`cardCells: nenhum campo do cartão dá a coluna ${c}`)
+    return { key, rest: c === key ? null : c.slice(key.length + 1).split('.') }
   })
-  if (plan.some((p) => !p)) return null
-  const steps = plan as { key: CardPath; rest: string[] | null }[]
   return (files, v) => {
     const parsed = new Map<CardPath, unknown>()
     return steps.map(({ key, rest }) => {
-      const text = FIELD_JSON[key](files, v)
-      if (rest === null) return text.charCodeAt(0) === 91 ? valueCell(JSON.parse(text)) : leafCell(text)
+      if (rest === null) {
+        const text = FIELD_JSON[key](files, v)
+        return text.charCodeAt(0) === 91 ? valueCell(JSON.parse(text)) : leafCell(text)
+      }
       let value = parsed.get(key)
-      if (value === undefined) parsed.set(key, (value = JSON.parse(text)))
+      if (value === undefined) parsed.set(key, (value = JSON.parse(FIELD_JSON[key](files, v))))
       for (const k of rest) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[k]
       return valueCell(value)
     })

@@ -28,7 +28,7 @@ export type Tipo = (typeof TIPOS)[number]
 export const tipoCode = (t: Tipo) => TIPOS.indexOf(t)
 
 /**
- * Every field the card shows, as a path of the card's JSON (src/datasets/cnpj/service.ts card()),
+ * Every field the card shows, as a path of the card's JSON (card-json.ts: FIELD_JSON writes each),
  * with the kind of change it is and the raw card fields (FICHA, the card store's values) it is
  * rendered from. A change of a field is recorded with the raw values of its `brutos` before and
  * after, and shown by rendering them through the card's own code (with the code tables of the

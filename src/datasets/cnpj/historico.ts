@@ -1,7 +1,7 @@
 // The history's answers (docs/historico.md): a CNPJ's changes (/historico), a month's change feed
 // (/mudancas), and the card, partners and /completo as they were in a month (?referencia=). A
 // change holds the raw card values of its field before and after; it is shown through the card's
-// own rendering (service.ts) with the code tables of the month that showed it, and a past card is
+// own writer of that field (card-json.ts) with the code tables of the month that showed it, and a past card is
 // the current one with the changes of every later month undone, newest first.
 import type { z } from 'zod'
 import { ApiError } from '../../core/errors'

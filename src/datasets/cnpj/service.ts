@@ -81,14 +81,6 @@ export async function empresa(files: CnpjFiles, cnpj: string): Promise<Out<typeo
   return empresaJson(files, cnpj).parse() as Out<typeof Empresa>
 }
 
-/** A card's FICHA values (blank for null), as card-json.ts reads them. */
-const valuesOf = (f: Ficha) => FICHA.map((k) => f[k] ?? '')
-
-/** One card as an object (the history compares and renders cards field by field: historico.ts). */
-export function card(files: CardView, f: Ficha): Out<typeof Empresa> {
-  return JSON.parse(cardJson(files, f.cnpj!, valuesOf(f))) as Out<typeof Empresa>
-}
-
 /**
  * /v1/cnpj/lote: each CNPJ's card as /v1/cnpj/empresa/{cnpj} gives it, or the error it gives (not
  * found, invalid), in the order listed (lerListaDeCnpjs in src/core/lote.ts), as JSON text. A list

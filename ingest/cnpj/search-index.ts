@@ -10,6 +10,7 @@ import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
+import { FilterBitmapBuilder } from './filter-bitmaps'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
 /**
@@ -146,7 +147,7 @@ export type PassRelations<K extends string> = (pass: number) => Record<K, string
  * index, measured at 1.1 M establishments (three alternating runs): 6.9-7.9 → 5.9-6.5 CPU-s, file
  * 75 → 69 MB; nationally (28 GB of CSV) 380 → 353 CPU-s.
  */
-async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | bigint | null)[], options: { quiet?: boolean }): Promise<number> {
+async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (pass: number) => AsyncIterable<string[][]> | null, names: (row: string[]) => string[], filters: (row: string[]) => (string | null)[], doc: (row: string[]) => (string | number | bigint | null)[], options: { quiet?: boolean; onPass?: (pass: number) => void }): Promise<number> {
   // The frequent words first (a sample of the passes), so that every row gets its pair tokens.
   const frequentWords = await chooseFrequent(rows, names)
   const frequent = new Map(frequentWords.map(([w], code) => [w, code]))
@@ -169,6 +170,7 @@ async function writeIndex(db: Database, kind: IndexKind, total: number, rows: (p
     const partition = rows(pass)
     if (!partition) continue
     db.exec('BEGIN')
+    options.onPass?.(pass)
     let key = pass * PASS_UNIT
     let n = 0
     for await (const batch of partition) {
@@ -263,13 +265,17 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
     }
     tokens.push(filterToken.simples(simplesState(row[at.opcao_simples] === 'true', row[at.opcao_mei] === 'true')))
     for (const t of tokens) if (t) counts.set(t, (counts.get(t) ?? 0) + 1)
+    bitmaps.add(Number(row[at.rank]), tokens)
     return tokens
   }
   // Doc row: CNPJ, opening date as YYYYMMDD, capital in reais (the exact values the range filters check).
   const doc = (row: string[]) => [row[at.cnpj]!, row[at.abertura] ? Number(row[at.abertura]) : null, row[at.capital_social] ? Number(row[at.capital_social]) : null]
+  // The filter words again as bitmaps in rowid order, for searches by filters alone (filter-bitmaps.ts).
+  const bitmaps = new FilterBitmapBuilder()
   try {
-    const n = await writeIndex(db, 'empresas', total, rows, names, filters, doc, options)
+    const n = await writeIndex(db, 'empresas', total, rows, names, filters, doc, { ...options, onPass: (pass) => bitmaps.startPass(pass) })
     db.exec('BEGIN')
+    bitmaps.write(db, options)
     const slot = db.prepare('INSERT INTO filtro_cnae VALUES (?, ?)')
     for (const [cnae, n] of [...cnaeSlots].sort()) slot.run(cnae, n)
     const linhas = db.prepare('INSERT INTO filtro_linhas VALUES (?, ?)')

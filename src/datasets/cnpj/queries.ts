@@ -55,6 +55,9 @@ export function companySearchSql(extra: string[]) {
 /** The CNPJs of a list of doc keys (at most one page); the rest of a result is its card. */
 export const cnpjsByDocKey = (n: number) => `SELECT d.id AS chave, d.cnpj FROM empresa_doc d WHERE d.id IN (${Array(n).fill('?').join(', ')})`
 
+/** Capital and opening date of some doc keys (the exact checks of a range's edge rows, filter-bitmaps.ts). */
+export const docValuesByKey = (n: number) => `SELECT id, capital, abertura FROM empresa_doc WHERE id IN (${Array(n).fill('?').join(', ')})`
+
 /** The indexed words that begin with a typed word (?, ? = the word and its exclusive upper bound; ? = a limit), in either name index. */
 export const VOCABULARY = 'SELECT t FROM termo WHERE t >= ? AND t < ? LIMIT ?'
 

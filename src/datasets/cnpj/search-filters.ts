@@ -5,6 +5,7 @@
 // covers, plus an exact check of the doc row where a bucket lies partly outside it; or, when it
 // holds most rows, only that check, on the rows the rest of the expression reads.
 import type { Database } from 'bun:sqlite'
+import type { Term } from './filter-bitmaps'
 import { capitalBucket, capitalBucketFloor, CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, openingYearSlot } from './layout'
 
 /** What an index knows of its filter words: rows holding each, and the slot of each CNAE. */
@@ -46,7 +47,10 @@ export interface SearchFilters {
   abertura_ate?: string
 }
 
-/** An FTS5 expression plus doc-table conditions and their parameters; `nada` when a filter can match no row. */
+/**
+ * The filters as words: an FTS5 expression plus doc-table conditions and their parameters, and the
+ * same as terms for the bitmaps (filter-bitmaps.ts); `nada` when a filter can match no row.
+ */
 export interface FilterPlan {
   /** Words the expression requires (joined by AND), besides the name's. */
   words: string[]
@@ -56,10 +60,18 @@ export interface FilterPlan {
   checks: string[]
   params: Record<string, number>
   nada: boolean
+  /** `words` as terms: each clause the OR of its terms. */
+  clauses: Term[][]
+  /** `without` as terms. */
+  excluded: Term[]
+  /** Words whose rows `checks` must confirm (a bucket or month only partly inside a range); 'all' when every row. */
+  edgeWords: string[] | 'all'
 }
 
 const quoted = (t: string) => `"${t}"`
 const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`)
+/** A term as FTS5 syntax. */
+const fts = (t: Term) => (t.minus ? `(${quoted(t.token)} NOT ${quoted(t.minus)})` : quoted(t.token))
 
 /**
  * A range as words of the index: `words` the OR of the buckets, floors, years or months inside it
@@ -69,10 +81,12 @@ const anyOf = (terms: string[]) => (terms.length === 1 ? terms[0]! : `(${terms.j
  * or month only partly inside it); `exact` checks it alone, on the rows the rest of the expression reads.
  */
 interface Range {
-  words: string[] | null
-  outside: string[] | null
+  words: Term[] | null
+  outside: Term[] | null
   rows: number
   edges: string[]
+  /** The words whose rows `edges` must check (in either form). */
+  edgeWords: string[]
   exact: string[]
 }
 
@@ -89,31 +103,32 @@ function capitalRange(stats: FilterStats, min: number | undefined, max: number |
   const b1 = min === undefined ? 0 : capitalBucket(min.toFixed(2))!
   const b2 = max === undefined ? CAPITAL_BUCKETS - 1 : capitalBucket(max.toFixed(2))!
   const edges: string[] = []
+  const edgeWords: string[] = []
   const exact: string[] = []
   if (min !== undefined) {
     exact.push('d.capital >= $capital_min')
-    if (cents(min) > cents(capitalBucketFloor(b1))) edges.push('d.capital >= $capital_min')
+    if (cents(min) > cents(capitalBucketFloor(b1))) edges.push('d.capital >= $capital_min'), edgeWords.push(filterToken.capital(b1))
   }
   // A round maximum (the floor of its bucket) takes of that bucket its floor's word only: exact.
   const roundMax = max !== undefined && b2 > b1 && cents(max) === cents(capitalBucketFloor(b2))
   if (max !== undefined) {
     exact.push('d.capital <= $capital_max')
-    if (!roundMax && b2 < CAPITAL_BUCKETS - 1 && cents(max) + 1 < cents(capitalBucketFloor(b2 + 1))) edges.push('d.capital <= $capital_max')
+    if (!roundMax && b2 < CAPITAL_BUCKETS - 1 && cents(max) + 1 < cents(capitalBucketFloor(b2 + 1))) edges.push('d.capital <= $capital_max'), edgeWords.push(filterToken.capital(b2))
   }
   const last = roundMax ? b2 - 1 : b2
-  const words: string[] = []
-  const outside: string[] = []
-  if (has(filterToken.semCapital)) outside.push(quoted(filterToken.semCapital))
+  const words: Term[] = []
+  const outside: Term[] = []
+  if (has(filterToken.semCapital)) outside.push({ token: filterToken.semCapital })
   for (let b = 0; b < CAPITAL_BUCKETS; b++) {
     const t = filterToken.capital(b)
     if (!has(t)) continue
-    if (b >= b1 && b <= last) words.push(quoted(t))
-    else if (roundMax && b === b2) outside.push(has(filterToken.capitalPiso(b)) ? `(${quoted(t)} NOT ${quoted(filterToken.capitalPiso(b))})` : quoted(t))
-    else outside.push(quoted(t))
+    if (b >= b1 && b <= last) words.push({ token: t })
+    else if (roundMax && b === b2) outside.push(has(filterToken.capitalPiso(b)) ? { token: t, minus: filterToken.capitalPiso(b) } : { token: t })
+    else outside.push({ token: t })
   }
-  if (roundMax && has(filterToken.capitalPiso(b2))) words.push(quoted(filterToken.capitalPiso(b2)))
+  if (roundMax && has(filterToken.capitalPiso(b2))) words.push({ token: filterToken.capitalPiso(b2) })
   const rows = [...Array(CAPITAL_BUCKETS).keys()].filter((b) => b >= b1 && b <= last).reduce((n, b) => n + (stats.rows.get(filterToken.capital(b)) ?? 0), 0)
-  return { words: words.length <= MAX_RANGE_WORDS ? words : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
+  return { words: words.length <= MAX_RANGE_WORDS ? words : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, edgeWords, exact }
 }
 
 const yyyymmdd = (iso: string) => Number(iso.replace(/-/g, ''))
@@ -130,36 +145,43 @@ function openingRange(stats: FilterStats, de: string | undefined, ate: string | 
   const [y1, m1, d1] = de ? (de.split('-').map(Number) as [number, number, number]) : [0, 1, 1]
   const [y2, m2, d2] = ate ? (ate.split('-').map(Number) as [number, number, number]) : [LAST_YEAR, 12, 31]
   const edges: string[] = []
+  const edgeWords: string[] = []
   const exact: string[] = []
   if (de) exact.push('d.abertura >= $de')
   if (ate) exact.push('d.abertura <= $ate')
-  // Days inside a month, and the years before FIRST_OPENING_YEAR (one word for all), are checked on the doc row.
-  if (de && (d1 > 1 || y1 < FIRST_OPENING_YEAR)) edges.push('d.abertura >= $de')
-  if (ate && (d2 < lastDay(y2, m2) || y2 < FIRST_OPENING_YEAR)) edges.push('d.abertura <= $ate')
-  const inside: string[] = []
-  const outside: string[] = []
+  // Days inside a month, and the years before FIRST_OPENING_YEAR (one word for all), are checked on
+  // the doc row: the rows of that month (every row from FIRST_OPENING_YEAR on has its month's word,
+  // whether the range takes the month or its whole year) or of the early years' word.
+  const edgeWord = (y: number, m: number) => (y < FIRST_OPENING_YEAR ? filterToken.abertura(0) : filterToken.aberturaMes(y, m))
+  if (de && (d1 > 1 || y1 < FIRST_OPENING_YEAR)) edges.push('d.abertura >= $de'), edgeWords.push(edgeWord(y1, m1))
+  if (ate && (d2 < lastDay(y2, m2) || y2 < FIRST_OPENING_YEAR)) edges.push('d.abertura <= $ate'), edgeWords.push(edgeWord(y2, m2))
+  const inside: Term[] = []
+  const outside: Term[] = []
   let rows = 0
   const take = (t: string, inRange: boolean) => {
     if (!has(t)) return
     if (inRange) {
-      inside.push(quoted(t))
+      inside.push({ token: t })
       rows += stats.rows.get(t)!
-    } else outside.push(quoted(t))
+    } else outside.push({ token: t })
   }
-  if (has(filterToken.semAbertura)) outside.push(quoted(filterToken.semAbertura))
+  if (has(filterToken.semAbertura)) outside.push({ token: filterToken.semAbertura })
   take(filterToken.abertura(0), y1 < FIRST_OPENING_YEAR)
   for (let y = FIRST_OPENING_YEAR; y <= LAST_YEAR; y++) {
     if (y < y1 || y > y2) take(filterToken.abertura(openingYearSlot(y)), false)
     else if ((y > y1 || m1 === 1) && (y < y2 || m2 === 12)) take(filterToken.abertura(openingYearSlot(y)), true)
     else for (let m = 1; m <= 12; m++) take(filterToken.aberturaMes(y, m), (y > y1 || m >= m1) && (y < y2 || m <= m2))
   }
-  return { words: inside.length <= MAX_RANGE_WORDS ? inside : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, exact }
+  return { words: inside.length <= MAX_RANGE_WORDS ? inside : null, outside: outside.length <= MAX_RANGE_WORDS ? outside : null, rows, edges, edgeWords, exact }
 }
 
 /** The plan of a search's filters (the name's words, if any, are ANDed with them by matchOf). */
 export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
-  const plan: FilterPlan = { words: [], without: [], checks: [], params: {}, nada: false }
-  const word = (expression: string) => plan.words.push(expression)
+  const plan: FilterPlan = { words: [], without: [], checks: [], params: {}, nada: false, clauses: [], excluded: [], edgeWords: [] }
+  const word = (terms: Term[]) => {
+    plan.clauses.push(terms)
+    plan.words.push(anyOf(terms.map(fts)))
+  }
   const cnae = (code: string, token: (slot: number) => string): string[] => {
     const slot = stats.cnaeSlot.get(code)
     if (slot === undefined) return []
@@ -168,7 +190,7 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
   const require = (tokens: (string | null)[]) => {
     const present = tokens.filter((t): t is string => t !== null && stats.rows.has(t))
     if (!present.length) plan.nada = true
-    else word(anyOf(present.map(quoted)))
+    else word(present.map((token) => ({ token })))
   }
   if (f.cnae) require(cnae(f.cnae, filterToken.cnae))
   if (f.cnae_secundario) require(cnae(f.cnae_secundario, filterToken.cnaeSecundario))
@@ -203,12 +225,18 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
     // Its own words when few and holding less than half the rows; else what lies outside it, when
     // few; else only the check of each doc row read.
     if (r.words && (r.rows < stats.total / 2 || !r.outside)) {
-      word(anyOf(r.words))
+      word(r.words)
       plan.checks.push(...r.edges)
+      if (plan.edgeWords !== 'all') plan.edgeWords.push(...r.edgeWords)
     } else if (r.outside) {
-      plan.without.push(...r.outside)
+      plan.excluded.push(...r.outside)
+      plan.without.push(...r.outside.map(fts))
       plan.checks.push(...r.edges)
-    } else plan.checks.push(...r.exact)
+      if (plan.edgeWords !== 'all') plan.edgeWords.push(...r.edgeWords)
+    } else {
+      plan.checks.push(...r.exact)
+      plan.edgeWords = 'all'
+    }
   }
   return plan
 }

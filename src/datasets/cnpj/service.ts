@@ -5,11 +5,12 @@ import { ApiError, JsonText } from '../../core/errors'
 import type { Row } from '../../core/stores/duckdb'
 import { ALL_UF_SLOTS, CARD_SEPARATOR, documentKey, FICHA, MAX_PREFIX_EXPANSION, PARTNER_SEPARATOR, SOCIO, type SocioField, type FichaField, docKey, MAX_PAIR_ALTERNATIVES, MAX_RESULT_WINDOW, pairToken, rowidRange, RANK_BITS, SITUACOES, UFS, VOCABULARY_MIN_LENGTH } from './layout'
 import { hasAnyWord, searchWords } from './search-text'
-import { filterStats, matchOf, planFilters } from './search-filters'
+import { filterStats, matchOf, planFilters, type FilterPlan } from './search-filters'
+import { filterBitmaps, searchBitmaps } from './filter-bitmaps'
 import { cardJson, fonteJson, ibgeDe, matrizFilial, municipioDe, SITUACAO_DESCRICAO, type CardView } from './card-json'
 import type { Lote } from '../../core/lote'
 import type { BuscaQuery, BuscaResultado, Empresa, EmpresaCompleta, Filial, Situacao, Socio, SocioBuscaQuery, SocioBuscaResultado } from './model'
-import { cnpjsByDocKey, companySearchSql, SOCIO_SEARCH, VOCABULARY } from './queries'
+import { cnpjsByDocKey, companySearchSql, docValuesByKey, SOCIO_SEARCH, VOCABULARY } from './queries'
 import type { CnpjFiles, Lookup } from './store'
 
 type Out<T extends z.ZodType> = z.output<T>
@@ -332,9 +333,20 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
   const ufSlots = q.uf ? [UFS.indexOf(q.uf as (typeof UFS)[number])].filter((x) => x >= 0) : ALL_UF_SLOTS
   const rank = (id: number) => id % RANK_BITS
   const byRank = (a: number, b: number) => rank(a) - rank(b) || a - b
+  const pageRows = (pageIds: number[]): Row[] => {
+    const found = new Map((files.search.query(cnpjsByDocKey(pageIds.length)).all(...pageIds.map(docKey)) as Row[]).map((r) => [Number(r.chave), r.cnpj]))
+    return pageIds.filter((id) => found.has(docKey(id))).map((id) => ({ id, cnpj: found.get(docKey(id)) }))
+  }
+  const bitmaps = name ? null : filterBitmaps(files.search)
   let total: number
   let rows: Row[]
-  if (ufSlots.length > 1) {
+  if (bitmaps) {
+    // Filters alone: their bitmaps, each partition a range of positions (filter-bitmaps.ts); the
+    // first offset+limit matches of each, merged by rank as below.
+    const found = searchBitmaps(bitmaps, bitmapSearch(plan), ufSlots.map((slot) => rowidRange(situacaoSlot, slot)), offset + q.por_pagina, MAX_RESULT_WINDOW + 1, (keys) => docValues(files, keys))
+    total = found.total
+    rows = pageRows((ufSlots.length > 1 ? found.ids.sort(byRank) : found.ids).slice(offset, offset + q.por_pagina))
+  } else if (ufSlots.length > 1) {
     // Every UF: situação is the high part of the rowid, so all matches are one contiguous range.
     // Up to the 10000 that can be paged, their ids are read in one pass and sorted by rank here
     // (the rank is in the id), and only the page's rows are read. Measured nationally: a full
@@ -355,8 +367,7 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
       }
       pageIds = merged.sort(byRank).slice(offset, offset + q.por_pagina)
     }
-    const found = new Map((files.search.query(cnpjsByDocKey(pageIds.length)).all(...pageIds.map(docKey)) as Row[]).map((r) => [Number(r.chave), r.cnpj]))
-    rows = pageIds.filter((id) => found.has(docKey(id))).map((id) => ({ id, cnpj: found.get(docKey(id)) }))
+    rows = pageRows(pageIds)
   } else {
     const [lo, hi] = ufSlots.length ? rowidRange(situacaoSlot, ufSlots[0]!) : [1, 0]
     total = (files.search.query(sql.count).get({ ...params, $lo: lo, $hi: hi }) as { n: number }).n
@@ -381,6 +392,32 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
     }),
     fonte: fonte(files),
   }
+}
+
+/** A plan's filters as the bitmaps read them: the same words, and the exact range checks on the rows of its edge words. */
+function bitmapSearch(plan: FilterPlan) {
+  const p = plan.params
+  return {
+    clauses: plan.clauses,
+    without: plan.excluded,
+    edges: plan.edgeWords,
+    check: (capital: number | null, abertura: number | null) =>
+      (p.$capital_min === undefined || (capital !== null && capital >= p.$capital_min)) &&
+      (p.$capital_max === undefined || (capital !== null && capital <= p.$capital_max)) &&
+      (p.$de === undefined || (abertura !== null && abertura >= p.$de)) &&
+      (p.$ate === undefined || (abertura !== null && abertura <= p.$ate)),
+  }
+}
+
+/** Capital and opening date of some doc rows (empresa_doc), by doc key, for the bitmaps' exact checks. */
+function docValues(files: CnpjFiles, keys: number[]): Map<number, [number | null, number | null]> {
+  const out = new Map<number, [number | null, number | null]>()
+  for (let i = 0; i < keys.length; i += 500) {
+    const part = keys.slice(i, i + 500)
+    for (const [id, capital, abertura] of files.search.query(docValuesByKey(part.length)).values(...part) as [number, number | null, number | null][])
+      out.set(Number(id), [capital === null ? null : Number(capital), abertura === null ? null : Number(abertura)])
+  }
+  return out
 }
 
 /** A company's legal name: from any card of its root, else from the companies without establishment. */

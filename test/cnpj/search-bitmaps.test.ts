@@ -1,0 +1,142 @@
+// Searches by filters alone read the filter bitmaps (src/datasets/cnpj/filter-bitmaps.ts); with a
+// name, or on an index built before the bitmaps, FTS5. On a synthetic month big enough for several
+// chunks of positions, both dense and sparse words, and more than 10000 matches, every filter
+// alone and every pair (with and without uf, other situações, deep pages) must give the same
+// total and the same page, in the same order, as the FTS search over the same index without its
+// bitmaps.
+import { Database } from 'bun:sqlite'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { cpSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildCnpj } from '../../ingest/cnpj/load'
+import { synthCnpj } from '../../ingest/cnpj/synth'
+import { BITMAP_CHUNK, BITMAP_DENSE, filterBitmaps } from '../../src/datasets/cnpj/filter-bitmaps'
+import { filterToken } from '../../src/datasets/cnpj/layout'
+import { get, tempDir, testApp } from '../helpers'
+
+type App = Awaited<ReturnType<typeof testApp>>['app']
+let withBitmaps: App
+let withoutBitmaps: App
+let index: Database
+const filters: string[] = []
+
+beforeAll(async () => {
+  const src = tempDir('dadosbr-synth-')
+  const data = tempDir('dadosbr-bitmaps-')
+  await synthCnpj({ outDir: src, companies: 140_000, seed: 11, quiet: true })
+  await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: data, quiet: true, log: () => {} })
+  // The same data with an index as built before the bitmaps.
+  const old = tempDir('dadosbr-nobitmaps-')
+  cpSync(data, old, { recursive: true, verbatimSymlinks: true })
+  const oldIndex = new Database(join(old, 'cnpj', 'current', 'busca.sqlite'))
+  oldIndex.exec('DROP TABLE filtro_bloco; DROP TABLE filtro_posicao; DROP TABLE filtro_passe; DROP TABLE filtro_grupo')
+  oldIndex.close()
+  withBitmaps = (await testApp({ dataDir: data })).app
+  withoutBitmaps = (await testApp({ dataDir: old })).app
+  index = new Database(join(data, 'cnpj', 'current', 'busca.sqlite'), { readonly: true })
+
+  // Values as a user would ask them: the most and a less frequent of each filter word family.
+  const rows = new Map((index.query('SELECT token, linhas FROM filtro_linhas').values() as [string, number][]).map(([t, n]) => [t, Number(n)]))
+  const family = (base: number, size: number) =>
+    [...rows].filter(([t]) => t.codePointAt(0)! - 0xf0000 >= base && t.codePointAt(0)! - 0xf0000 < base + size).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const code = (t: string, base: number, digits: number) => String(t.codePointAt(0)! - 0xf0000 - base).padStart(digits, '0')
+  const naturezas = family(0x5000, 0x3000)
+  const municipios = family(0x1000, 0x4000)
+  const cnaes = new Map((index.query('SELECT slot, cnae FROM filtro_cnae').values() as [number, string][]).map(([s, c]) => [Number(s), c]))
+  const secundarios = family(0xc000, 0x4000)
+  const principais = family(0x8000, 0x4000)
+  filters.push(
+    `natureza_juridica=${code(naturezas[0]![0], 0x5000, 4)}`,
+    `natureza_juridica=${code(naturezas[Math.floor(naturezas.length / 2)]![0], 0x5000, 4)}`,
+    `municipio=${code(municipios[0]![0], 0x1000, 4)}`,
+    `cnae_secundario=${cnaes.get(secundarios[0]![0].codePointAt(0)! - 0xf0000 - 0xc000)}`,
+    `cnae_qualquer=${cnaes.get(principais[0]![0].codePointAt(0)! - 0xf0000 - 0x8000)}`,
+    `cnae=${cnaes.get(principais[3]![0].codePointAt(0)! - 0xf0000 - 0x8000)}`,
+    'porte=demais',
+    'simples=true',
+    'simples=false&mei=false',
+    'mei=true',
+    'capital_min=1000000',
+    'capital_max=50000',
+    'capital_min=1234.56&capital_max=98765.43',
+    'capital_min=100.5&capital_max=180.25',
+    'abertura_de=2010-01-01&abertura_ate=2010-12-31',
+    'abertura_de=2015-04-01&abertura_ate=2015-06-30',
+    'abertura_de=2012-03-15&abertura_ate=2019-08-20',
+    'abertura_de=2000-01-01',
+    'abertura_ate=1990-06-15',
+  )
+}, 300_000)
+
+afterAll(() => {
+  withBitmaps?.close()
+  withoutBitmaps?.close()
+  index?.close()
+})
+
+const answer = async (app: App, query: string) => {
+  const r = await get(app, `/v1/cnpj/busca?${query}`)
+  return { query, status: r.status, total: r.body.total, cnpjs: r.body.resultados?.map((x: { cnpj: string }) => x.cnpj) }
+}
+const same = async (query: string) => {
+  const a = await answer(withBitmaps, query)
+  expect(a).toEqual(await answer(withoutBitmaps, query))
+  return a
+}
+
+describe('filter bitmaps', () => {
+  test('the build writes bitmaps for several chunks of positions, both lists and dense bitmaps', () => {
+    const b = filterBitmaps(index)!
+    expect(b).not.toBeNull()
+    const establishments = (index.query('SELECT count(*) AS n FROM empresa_doc').get() as { n: number }).n
+    expect(b.rows).toBe(establishments)
+    expect(b.rows).toBeGreaterThan(2 * BITMAP_CHUNK)
+    const kinds = index.query('SELECT sum(linhas >= ?) AS dense, sum(linhas < ?) AS lists FROM filtro_bloco').get(BITMAP_DENSE, BITMAP_DENSE) as { dense: number; lists: number }
+    expect(kinds.dense).toBeGreaterThan(0)
+    expect(kinds.lists).toBeGreaterThan(0)
+    // A word's rows over all chunks are the rows FTS5 has for it.
+    for (const token of [filterToken.porte('05'), filterToken.simples(1)]) {
+      const bitmapRows = (index.query('SELECT sum(linhas) AS n FROM filtro_bloco WHERE id BETWEEN ? AND ?').get((token.codePointAt(0)! - 0xf0000) * BITMAP_CHUNK, (token.codePointAt(0)! - 0xf0000 + 1) * BITMAP_CHUNK - 1) as { n: number }).n
+      const ftsRows = (index.query('SELECT count(*) AS n FROM empresa_fts WHERE empresa_fts MATCH ?').get(`"${token}"`) as { n: number }).n
+      expect(bitmapRows).toBe(ftsRows)
+    }
+  })
+
+  test('every filter alone: the same total and pages as FTS5, with and without uf', async () => {
+    let big = 0
+    for (const f of filters)
+      for (const extra of ['', '&uf=SP', '&por_pagina=20&pagina=7', '&uf=MG&por_pagina=50&pagina=2', '&situacao=baixada']) {
+        const a = await same(f + extra)
+        expect(a.status).toBe(200)
+        if (a.total === '10000+') big++
+      }
+    expect(big).toBeGreaterThan(5)
+  }, 120_000)
+
+  test('every pair of filters: the same total and pages as FTS5, with and without uf', async () => {
+    let empty = 0
+    let some = 0
+    for (let i = 0; i < filters.length; i++)
+      for (let j = i + 1; j < filters.length; j++) {
+        const pair = `${filters[i]}&${filters[j]}`
+        // A pair is of two filters: two values of one parameter are a 400 (parametro_repetido), and
+        // so is an opening range that ends before it starts.
+        const family = (f: string) => f.split('&').map((kv) => kv.split('=')[0]!.replace(/_(min|max|de|ate)$/, ''))
+        if (family(filters[i]!).some((n) => family(filters[j]!).includes(n))) continue
+        for (const extra of ['', '&uf=SP', '&por_pagina=20&pagina=3']) {
+          const a = await same(pair + extra)
+          expect(a.status).toBe(200)
+          if (a.total === 0) empty++
+          else some++
+        }
+      }
+    // Both kinds occur: pairs whose rows never meet, and pairs with matches.
+    expect(empty).toBeGreaterThan(10)
+    expect(some).toBeGreaterThan(100)
+  }, 300_000)
+
+  test('three filters, and filters with porte or municipio', async () => {
+    for (const q of ['simples=true&porte=demais&capital_min=1000000', 'natureza_juridica=2062&abertura_de=2015-01-01&capital_max=50000&uf=SP', `${filters[2]}&simples=true&abertura_de=2000-01-01`])
+      expect((await same(q)).status).toBe(200)
+  })
+})

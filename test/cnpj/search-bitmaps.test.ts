@@ -95,7 +95,7 @@ describe('filter bitmaps', () => {
     expect(kinds.dense).toBeGreaterThan(0)
     expect(kinds.lists).toBeGreaterThan(0)
     // A word's rows over all chunks are the rows FTS5 has for it.
-    for (const token of [filterToken.porte('05'), filterToken.simples(1)]) {
+    for (const token of [filterToken.porte('05')!, filterToken.simples(1)]) {
       const bitmapRows = (index.query('SELECT sum(linhas) AS n FROM filtro_bloco WHERE id BETWEEN ? AND ?').get((token.codePointAt(0)! - 0xf0000) * BITMAP_CHUNK, (token.codePointAt(0)! - 0xf0000 + 1) * BITMAP_CHUNK - 1) as { n: number }).n
       const ftsRows = (index.query('SELECT count(*) AS n FROM empresa_fts WHERE empresa_fts MATCH ?').get(`"${token}"`) as { n: number }).n
       expect(bitmapRows).toBe(ftsRows)

@@ -81,6 +81,33 @@ describe('planFilters', () => {
     expect(matchOf(capital, null)).toBe(`(${q(filterToken.qualquer)}) NOT ${or([q(filterToken.semCapital), ...[0, 1, 2, 3, 4].map((b) => q(filterToken.capital(b)))])}`)
   })
 
+  test('the same plan as terms for the bitmaps, with the words whose rows the checks must confirm', () => {
+    const plan = planFilters(stats(), { natureza_juridica: '2062', capital_min: 1234.56, capital_max: 1000000, abertura_de: '2010-06-15' })
+    // Clauses: the legal nature; capital buckets 11-19 plus the floor of 20; the months of 2010 from June and the years after.
+    expect(plan.clauses).toEqual([
+      [{ token: filterToken.natureza('2062')! }],
+      [...[11, 12, 13, 14, 15, 16, 17, 18, 19].map((b) => ({ token: filterToken.capital(b) })), { token: filterToken.capitalPiso(20) }],
+      [...[6, 7, 8, 9, 10, 11, 12].map((m) => ({ token: filterToken.aberturaMes(2010, m) })), ...[...Array(16).keys()].map((i) => ({ token: filterToken.abertura(openingYearSlot(2011 + i)) }))],
+    ])
+    expect(plan.excluded).toEqual([])
+    // 1234.56 lies inside bucket 11 ([1000, 2000)); 15 June 2010 inside its month; the round maximum needs no check.
+    expect(plan.edgeWords).toEqual([filterToken.capital(11), filterToken.aberturaMes(2010, 6)])
+    // A capital maximum that is the floor of a bucket excludes the rest of that bucket (a term minus its floor).
+    const mostlyZero = stats()
+    mostlyZero.rows.set(filterToken.capital(0), 600)
+    expect(planFilters(mostlyZero, { capital_max: 1000000 }).excluded).toEqual([
+      { token: filterToken.semCapital },
+      { token: filterToken.capital(20), minus: filterToken.capitalPiso(20) },
+      ...[...Array(10).keys()].map((i) => ({ token: filterToken.capital(21 + i) })),
+    ])
+    // Years before 1950 share a word: a bound among them checks that word's rows.
+    const early = stats()
+    early.rows.set(filterToken.abertura(0), 30)
+    expect(planFilters(early, { abertura_ate: '1940-05-01' }).edgeWords).toEqual([filterToken.abertura(0)])
+    // A long range by its complement: the months of both bounds are checked.
+    expect(planFilters(stats(), { abertura_de: '1995-02-10', abertura_ate: '2024-11-20' }).edgeWords).toEqual([filterToken.aberturaMes(1995, 2), filterToken.aberturaMes(2024, 11)])
+  })
+
   test('a range no bucket of which has rows matches nothing', () => {
     expect(planFilters(stats(), { capital_min: 10 ** 12 }).nada).toBe(true)
     expect(planFilters(stats(), { abertura_ate: '1950-12-31' }).nada).toBe(true)

@@ -310,27 +310,23 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         }
         total += sure
         if (!pending) continue
-        // pending: position * 2 + (needs the check)
+        // pending: position * 2 + (1 when it needs the check). The doc keys of the rows to check,
+        // read at once; of the others, only of those the page takes.
         const checkKeys: number[] = []
-        const keyOf = new Map<number, number>()
-        for (const v of pending) {
-          const p = Math.floor(v / 2)
-          if (v % 2 || collecting) {
-            const key = docKeyOf(writeIndex(p))
-            keyOf.set(p, key)
-            if (v % 2) checkKeys.push(key)
-          }
-        }
+        for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
         const values = checkKeys.length ? docValues(checkKeys) : null
+        let checked = 0
         for (const v of pending) {
           const p = Math.floor(v / 2)
+          let key = -1
           if (v % 2) {
-            const d = values!.get(keyOf.get(p)!)
+            key = checkKeys[checked++]!
+            const d = values!.get(key)
             if (!d || !s.check(d[0], d[1])) continue
           }
           total++
           if (collected < need) {
-            ids.push(rowidOf(p, keyOf.get(p)!))
+            ids.push(rowidOf(p, key >= 0 ? key : docKeyOf(writeIndex(p))))
             collected++
           }
         }

@@ -7,7 +7,7 @@
 // bitmaps are written one chunk of positions at a time.
 import type { Database } from 'bun:sqlite'
 import { progress } from '../lib/progress'
-import { BITMAP_CHUNK, BITMAP_DENSE, FILTER_TOKEN_IDS, filterTokenId, MAP_BLOCK, bitmapRowid } from '../../src/datasets/cnpj/filter-bitmaps'
+import { BITMAP_CHUNK, BITMAP_DENSE, FILTER_TOKEN_IDS, filterTokenId, MAP_BLOCK, bitmapRowid, valueKind } from '../../src/datasets/cnpj/filter-bitmaps'
 
 /** Word ids are kept in segments: one typed array for a national build's ~800 M words would pass the engine's limits. */
 const SEGMENT = 1 << 24
@@ -20,6 +20,9 @@ export class FilterBitmapBuilder {
   private words = 0
   /** Start of each row's words (row = write index, in pass order). */
   private starts = new Uint32Array(1 << 20)
+  /** Each row's capital (NaN: none) and opening date as YYYYMMDD (0: none), for the range checks. */
+  private capital = new Float64Array(1 << 20)
+  private abertura = new Uint32Array(1 << 20)
   private rows = 0
   private passStarts: [number, number][] = []
   private pass = -1
@@ -36,11 +39,17 @@ export class FilterBitmapBuilder {
     this.passStarts.push([pass, this.rows])
   }
 
-  /** One row, in write order: its rank and its filter words (filterToken characters; others are ignored). */
-  add(rank: number, tokens: (string | null)[]): void {
+  /** One row, in write order: its rank, its filter words (filterToken characters; others are ignored), capital and opening date. */
+  add(rank: number, tokens: (string | null)[], capital: number | null, abertura: number | null): void {
     const w = this.rows++
-    if (w + 1 >= this.starts.length) this.starts = grow(this.starts, this.starts.length * 2)
+    if (w + 1 >= this.starts.length) {
+      this.starts = grow(this.starts, this.starts.length * 2)
+      this.capital = grow(this.capital, this.starts.length)
+      this.abertura = grow(this.abertura, this.starts.length)
+    }
     this.starts[w] = this.words
+    this.capital[w] = capital ?? NaN
+    this.abertura[w] = abertura ?? 0
     for (const t of tokens) {
       // `qualquer` (id 0, every row) is no bitmap: a search reads a range of positions instead.
       const id = t ? filterTokenId(t) : 0
@@ -74,14 +83,17 @@ export class FilterBitmapBuilder {
    * transaction): filtro_bloco (per word and chunk of BITMAP_CHUNK positions: the sorted low 16 bits
    * of its positions, or a bitmap when it holds BITMAP_DENSE or more), filtro_posicao (per block of
    * MAP_BLOCK positions, each one's write index), filtro_passe (each pass's first write index) and
-   * filtro_grupo (the first position of each rank).
+   * filtro_grupo (the first position of each rank); and filtro_valor, per capital bucket, opening
+   * month (and the early years' word) and chunk, the exact value of each of its rows, in the order
+   * of its positions (what a range checks on the rows of a bucket or month only partly inside it).
    */
   write(db: Database, options: { quiet?: boolean } = {}): { rows: number; blocks: number; bytes: number } {
     db.exec(`
       CREATE TABLE filtro_bloco (id INTEGER PRIMARY KEY, linhas INTEGER NOT NULL, dados BLOB NOT NULL);
       CREATE TABLE filtro_posicao (bloco INTEGER PRIMARY KEY, escritas BLOB NOT NULL);
       CREATE TABLE filtro_passe (passe INTEGER PRIMARY KEY, inicio INTEGER NOT NULL);
-      CREATE TABLE filtro_grupo (inicio INTEGER PRIMARY KEY, rank INTEGER NOT NULL);`)
+      CREATE TABLE filtro_grupo (inicio INTEGER PRIMARY KEY, rank INTEGER NOT NULL);
+      CREATE TABLE filtro_valor (id INTEGER PRIMARY KEY, dados BLOB NOT NULL);`)
     const n = this.rows
     this.starts[n] = this.words
     const insertPass = db.prepare('INSERT INTO filtro_passe VALUES (?, ?)')
@@ -114,9 +126,12 @@ export class FilterBitmapBuilder {
 
     // Per chunk: count each word's positions, then fill them in position order (already sorted).
     const insertBlock = db.prepare('INSERT INTO filtro_bloco VALUES (?, ?, ?)')
+    const insertValues = db.prepare('INSERT INTO filtro_valor VALUES (?, ?)')
+    const kinds = Array.from({ length: FILTER_TOKEN_IDS }, (_, id) => valueKind(id))
     const count = new Uint32Array(FILTER_TOKEN_IDS)
     const offset = new Uint32Array(FILTER_TOKEN_IDS)
     let lowValues = new Uint16Array(BITMAP_CHUNK * 24)
+    let rowValues = new Float64Array(BITMAP_CHUNK * 24)
     let blocks = 0
     let bytes = 0
     const bar = progress('índice de filtros', n, { unit: 'rows', quiet: options.quiet })
@@ -135,13 +150,15 @@ export class FilterBitmapBuilder {
         }
       }
       touched.sort((a, b) => a - b)
-      if (total > lowValues.length) lowValues = new Uint16Array(total)
+      if (total > lowValues.length) (lowValues = new Uint16Array(total)), (rowValues = new Float64Array(total))
       let at = 0
       for (const id of touched) (offset[id] = at), (at += count[id]!)
       for (let p = first; p < end; p++) {
         const w = writeIndexAt[p]!
         for (let e = this.starts[w]!; e < this.starts[w + 1]!; e++) {
           const id = this.segments[Math.floor(e / SEGMENT)]![e % SEGMENT]!
+          const kind = kinds[id]
+          if (kind) rowValues[offset[id]!] = kind === 'capital' ? this.capital[w]! : this.abertura[w]!
           lowValues[offset[id]!++] = p - first
         }
       }
@@ -157,6 +174,13 @@ export class FilterBitmapBuilder {
         insertBlock.run(bitmapRowid(id, chunk), c, data)
         blocks++
         bytes += data.byteLength
+        const kind = kinds[id]
+        if (kind) {
+          const values = rowValues.slice(offset[id]! - c, offset[id]!)
+          const stored = kind === 'capital' ? values : Uint32Array.from(values)
+          insertValues.run(bitmapRowid(id, chunk), new Uint8Array(stored.buffer))
+          bytes += stored.byteLength
+        }
         count[id] = 0
       }
       bar.add(end - first)

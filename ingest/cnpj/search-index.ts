@@ -265,7 +265,7 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
     }
     tokens.push(filterToken.simples(simplesState(row[at.opcao_simples] === 'true', row[at.opcao_mei] === 'true')))
     for (const t of tokens) if (t) counts.set(t, (counts.get(t) ?? 0) + 1)
-    bitmaps.add(Number(row[at.rank]), tokens)
+    bitmaps.add(Number(row[at.rank]), tokens, row[at.capital_social] ? Number(row[at.capital_social]) : null, row[at.abertura] ? Number(row[at.abertura]) : null)
     return tokens
   }
   // Doc row: CNPJ, opening date as YYYYMMDD, capital in reais (the exact values the range filters check).

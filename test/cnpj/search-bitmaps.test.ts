@@ -65,6 +65,8 @@ beforeAll(async () => {
     'abertura_de=2012-03-15&abertura_ate=2019-08-20',
     'abertura_de=2000-01-01',
     'abertura_ate=1990-06-15',
+    // Neither few words nor few outside: every row read is checked on its doc row.
+    'abertura_de=1995-02-10&abertura_ate=2024-11-20',
   )
 }, 300_000)
 

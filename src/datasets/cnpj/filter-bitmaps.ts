@@ -8,7 +8,7 @@
 // search (test/cnpj/search-bitmaps.test.ts compares the two); the build writes the bitmaps
 // (ingest/cnpj/filter-bitmaps.ts), and an index built before them is searched through FTS.
 import type { Database } from 'bun:sqlite'
-import { DOC_KEY_UNIT, PASS_UNIT } from './layout'
+import { CAPITAL_BUCKETS, DOC_KEY_UNIT, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
 
 /** Positions per chunk of a word's bitmap (the low 16 bits of a position address a row in its chunk). */
 export const BITMAP_CHUNK = 1 << 16
@@ -27,6 +27,20 @@ export function filterTokenId(token: string): number {
   return token.length === 2 && c !== undefined && c >= PRIVATE_USE && c < PRIVATE_USE + FILTER_TOKEN_IDS ? c - PRIVATE_USE : -1
 }
 
+const CAPITAL_IDS = [filterTokenId(filterToken.capital(0)), filterTokenId(filterToken.capital(CAPITAL_BUCKETS - 1))] as const
+const MONTH_IDS = [filterTokenId(filterToken.aberturaMes(FIRST_OPENING_YEAR, 1)), filterTokenId(filterToken.aberturaMes(FIRST_OPENING_YEAR + OPENING_YEAR_SLOTS - 1, 12))] as const
+const EARLY_YEARS_ID = filterTokenId(filterToken.abertura(0))
+
+/**
+ * The words whose rows' exact values filtro_valor keeps: a capital bucket (the capital) and an
+ * opening month or the early years' word (the date): the words a range takes only partly.
+ */
+export function valueKind(id: number): 'capital' | 'abertura' | null {
+  if (id >= CAPITAL_IDS[0] && id <= CAPITAL_IDS[1]) return 'capital'
+  if (id === EARLY_YEARS_ID || (id >= MONTH_IDS[0] && id <= MONTH_IDS[1])) return 'abertura'
+  return null
+}
+
 /** The rowid of a word's chunk in filtro_bloco: one word's chunks are one rowid range. */
 export const bitmapRowid = (id: number, chunk: number) => id * BITMAP_CHUNK + chunk
 
@@ -42,10 +56,16 @@ export interface BitmapSearch {
   clauses: Term[][]
   /** No row may hold any of these. */
   without: Term[]
-  /** Rows holding one of these words (or every row, 'all') are checked by `check` on their exact values. */
+  /**
+   * Rows holding one of these words (capital buckets, opening months) are checked on their exact
+   * value (filtro_valor) by `capital` or `abertura`; 'all': every row, by `row` on its doc row.
+   */
   edges: string[] | 'all'
-  /** The exact test of a row's capital (reais) and opening date (YYYYMMDD), both null when absent. */
-  check: (capital: number | null, abertura: number | null) => boolean
+  check: {
+    capital: (reais: number) => boolean
+    abertura: (yyyymmdd: number) => boolean
+    row: (capital: number | null, abertura: number | null) => boolean
+  }
 }
 
 interface Bitmaps {
@@ -63,8 +83,8 @@ const byIndex = new WeakMap<Database, Bitmaps | null>()
 export function filterBitmaps(db: Database): Bitmaps | null {
   let b = byIndex.get(db)
   if (b === undefined) {
-    const has = db.query("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('filtro_bloco', 'filtro_posicao', 'filtro_passe', 'filtro_grupo')").get() as { n: number }
-    if (has.n !== 4) b = null
+    const has = db.query("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('filtro_bloco', 'filtro_posicao', 'filtro_passe', 'filtro_grupo', 'filtro_valor')").get() as { n: number }
+    if (has.n !== 5) b = null
     else {
       const groups = db.query('SELECT inicio, rank FROM filtro_grupo ORDER BY inicio').values() as [number, number][]
       const passes = db.query('SELECT passe, inicio FROM filtro_passe ORDER BY inicio, passe').values() as [number, number][]
@@ -116,9 +136,11 @@ type Container = Uint16Array | Uint32Array
 /** Loads the containers of the words asked, chunk window by chunk window. */
 class Chunks {
   private cache = new Map<number, Map<number, Container>>()
+  private values = new Map<number, Map<number, Float64Array | Uint32Array>>()
   private loaded = new Map<number, number>() // id -> first chunk not yet loaded
   private from = 0
-  constructor(private b: Bitmaps, private ids: number[]) {}
+  /** `valued`: the words whose exact values are read too. */
+  constructor(private b: Bitmaps, private ids: number[], private valued: Set<number>) {}
 
   /** Makes sure chunks [c, c + n) of every word are loaded (dropping those before c). */
   load(c: number, n: number): void {
@@ -130,6 +152,15 @@ class Chunks {
       for (const k of m.keys()) if (k < c) m.delete(k)
       const start = Math.max(c, this.loaded.get(id) ?? 0)
       if (start >= c + n) continue
+      if (this.valued.has(id)) {
+        let v = this.values.get(id)
+        if (!v) this.values.set(id, (v = new Map()))
+        for (const k of v.keys()) if (k < c) v.delete(k)
+        for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, start), bitmapRowid(id, c + n - 1)) as [number, Uint8Array][]) {
+          const bytes = dados.byteOffset % 8 === 0 ? dados : dados.slice()
+          v.set(Number(rowid) % BITMAP_CHUNK, valueKind(id) === 'capital' ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8) : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))
+        }
+      }
       for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, start), bitmapRowid(id, c + n - 1)) as [number, number, Uint8Array][]) {
         const bytes = dados.byteOffset % 4 === 0 ? dados : dados.slice()
         m.set(Number(rowid) % BITMAP_CHUNK, Number(linhas) >= BITMAP_DENSE ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
@@ -141,6 +172,28 @@ class Chunks {
   get(id: number, chunk: number): Container | undefined {
     return this.cache.get(id)?.get(chunk)
   }
+
+  /** The exact values of a word's rows in a chunk, in the order of its positions. */
+  valuesOf(id: number, chunk: number): Float64Array | Uint32Array | undefined {
+    return this.values.get(id)?.get(chunk)
+  }
+}
+
+/** The place of offset `o` among a container's rows (-1 when absent); `prefix`: rows before each word of a bitmap. */
+function indexIn(c: Container, o: number, prefix: Uint32Array | null): number {
+  if (c instanceof Uint32Array) {
+    const word = c[o >>> 5]!
+    if (!((word >>> (o & 31)) & 1)) return -1
+    return prefix![o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))
+  }
+  let lo = 0
+  let hi = c.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (c[mid]! < o) lo = mid + 1
+    else hi = mid
+  }
+  return lo < c.length && c[lo] === o ? lo : -1
 }
 
 const idOf = (t: string) => {
@@ -187,7 +240,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     if (t.minus !== undefined) all.add(t.minus)
   }
   for (const e of edges ?? []) all.add(e)
-  const chunks = new Chunks(b, [...all])
+  const chunks = new Chunks(b, [...all], new Set(edges ?? []))
 
   const acc = new Uint32Array(WORDS)
   const clause = new Uint32Array(WORDS)
@@ -279,13 +332,32 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         else acc[last >>> 5] = 0
         for (let i = (last >>> 5) + 1; i < WORDS; i++) acc[i] = 0
       }
+      // The edge words of this chunk: their rows, values and (for a bitmap) rows before each word.
+      const edgeHere: { c: Container; values: Float64Array | Uint32Array; prefix: Uint32Array | null; test: (v: number) => boolean }[] = []
       if (edges === null) edge.fill(0xffffffff)
       else {
         edge.fill(0)
         for (const e of edges) {
           const c = chunks.get(e, chunk)
-          if (c) apply(edge, c)
+          if (!c) continue
+          apply(edge, c)
+          const values = chunks.valuesOf(e, chunk)
+          if (!values) throw new Error(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
+          let prefix: Uint32Array | null = null
+          if (c instanceof Uint32Array) {
+            prefix = new Uint32Array(WORDS)
+            for (let i = 1; i < WORDS; i++) prefix[i] = prefix[i - 1]! + popcount(c[i - 1]!)
+          }
+          edgeHere.push({ c, values, prefix, test: valueKind(e) === 'capital' ? s.check.capital : s.check.abertura })
         }
+      }
+      // Does the row at offset o pass the exact checks of the edge words it holds?
+      const passes = (o: number) => {
+        for (const e of edgeHere) {
+          const i = indexIn(e.c, o, e.prefix)
+          if (i >= 0 && !e.test(e.values[i]!)) return false
+        }
+        return true
       }
       // In slices of 2048 positions: the rows of an edge word are checked on their exact values
       // (one read of the doc table per slice), the others taken as they are.
@@ -310,19 +382,21 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         }
         total += sure
         if (!pending) continue
-        // pending: position * 2 + (1 when it needs the check). The doc keys of the rows to check,
-        // read at once; of the others, only of those the page takes.
+        // pending: position * 2 + (1 when it needs the check). Edge words' rows are checked on
+        // their stored values; with 'all', on the doc rows, whose keys are read at once.
         const checkKeys: number[] = []
-        for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
+        if (edges === null) for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
         const values = checkKeys.length ? docValues(checkKeys) : null
         let checked = 0
         for (const v of pending) {
           const p = Math.floor(v / 2)
           let key = -1
           if (v % 2) {
-            key = checkKeys[checked++]!
-            const d = values!.get(key)
-            if (!d || !s.check(d[0], d[1])) continue
+            if (edges === null) {
+              key = checkKeys[checked++]!
+              const d = values!.get(key)
+              if (!d || !s.check.row(d[0], d[1])) continue
+            } else if (!passes(p - base)) continue
           }
           total++
           if (collected < need) {

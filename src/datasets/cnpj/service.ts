@@ -401,11 +401,15 @@ function bitmapSearch(plan: FilterPlan) {
     clauses: plan.clauses,
     without: plan.excluded,
     edges: plan.edgeWords,
-    check: (capital: number | null, abertura: number | null) =>
-      (p.$capital_min === undefined || (capital !== null && capital >= p.$capital_min)) &&
-      (p.$capital_max === undefined || (capital !== null && capital <= p.$capital_max)) &&
-      (p.$de === undefined || (abertura !== null && abertura >= p.$de)) &&
-      (p.$ate === undefined || (abertura !== null && abertura <= p.$ate)),
+    check: {
+      capital: (v: number) => (p.$capital_min === undefined || v >= p.$capital_min) && (p.$capital_max === undefined || v <= p.$capital_max),
+      abertura: (v: number) => (p.$de === undefined || v >= p.$de) && (p.$ate === undefined || v <= p.$ate),
+      row: (capital: number | null, abertura: number | null) =>
+        (p.$capital_min === undefined || (capital !== null && capital >= p.$capital_min)) &&
+        (p.$capital_max === undefined || (capital !== null && capital <= p.$capital_max)) &&
+        (p.$de === undefined || (abertura !== null && abertura >= p.$de)) &&
+        (p.$ate === undefined || (abertura !== null && abertura <= p.$ate)),
+    },
   }
 }
 

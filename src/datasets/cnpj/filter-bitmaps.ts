@@ -133,67 +133,126 @@ const popcount = (x: number) => {
 
 type Container = Uint16Array | Uint32Array
 
-/** Loads the containers of the words asked, chunk window by chunk window. */
-class Chunks {
-  private cache = new Map<number, Map<number, Container>>()
-  private values = new Map<number, Map<number, Float64Array | Uint32Array>>()
-  private loaded = new Map<number, number>() // id -> first chunk not yet loaded
-  private from = 0
-  /** `valued`: the words whose exact values are read too. */
-  constructor(private b: Bitmaps, private ids: number[], private valued: Set<number>) {}
+type Stored = Container | Float64Array | Uint32Array | null
 
-  /** Makes sure chunks [c, c + n) of every word are loaded (dropping those before c). */
-  load(c: number, n: number): void {
-    if (c < this.from) throw new Error('chunks read backwards')
-    this.from = c
-    for (const id of this.ids) {
-      let m = this.cache.get(id)
-      if (!m) this.cache.set(id, (m = new Map()))
-      for (const k of m.keys()) if (k < c) m.delete(k)
-      const start = Math.max(c, this.loaded.get(id) ?? 0)
-      if (start >= c + n) continue
-      if (this.valued.has(id)) {
-        let v = this.values.get(id)
-        if (!v) this.values.set(id, (v = new Map()))
-        for (const k of v.keys()) if (k < c) v.delete(k)
-        for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, start), bitmapRowid(id, c + n - 1)) as [number, Uint8Array][]) {
-          const bytes = dados.byteOffset % 8 === 0 ? dados : dados.slice()
-          v.set(Number(rowid) % BITMAP_CHUNK, valueKind(id) === 'capital' ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8) : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))
-        }
-      }
-      for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, start), bitmapRowid(id, c + n - 1)) as [number, number, Uint8Array][]) {
-        const bytes = dados.byteOffset % 4 === 0 ? dados : dados.slice()
-        m.set(Number(rowid) % BITMAP_CHUNK, Number(linhas) >= BITMAP_DENSE ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
-      }
-      this.loaded.set(id, c + n)
+/**
+ * Containers and values read from the file, shared by the searches of one process, least recently
+ * used dropped first past CACHE_BYTES. The words searched most (Simples, porte, the common legal
+ * natures) are dense: 8 KB per chunk, read from SQLite a blob at a time; without it, half a
+ * search's time at 10 M companies was those reads. `null` records a chunk where a word has no rows.
+ */
+class ChunkCache {
+  private entries = new Map<number, Stored>()
+  private bytes = 0
+  constructor(private limit: number) {}
+
+  has(key: number): boolean {
+    return this.entries.has(key)
+  }
+
+  /** An entry without marking it used (load marks the words a search reads, once per window). */
+  peek(key: number): Stored | undefined {
+    return this.entries.get(key)
+  }
+
+  /** Marks an entry used. */
+  touch(key: number): void {
+    const v = this.entries.get(key)
+    if (v !== undefined) {
+      this.entries.delete(key)
+      this.entries.set(key, v)
     }
   }
 
+  set(key: number, v: Stored): void {
+    const old = this.entries.get(key)
+    if (old !== undefined) this.bytes -= size(old)
+    this.entries.delete(key)
+    this.entries.set(key, v)
+    this.bytes += size(v)
+    for (const [k, drop] of this.entries) {
+      if (this.bytes <= this.limit) break
+      this.entries.delete(k)
+      this.bytes -= size(drop)
+    }
+  }
+}
+const size = (v: Stored) => 48 + (v ? v.byteLength : 0)
+
+/** Bytes of containers and values each process keeps (two dense words of a national month: ~18 MB). */
+const CACHE_BYTES = 64 * 1024 * 1024
+const caches = new WeakMap<Bitmaps, ChunkCache>()
+/** Values are keyed apart from containers: rowid + VALUES_KEY (rowids stay below 2^32). */
+const VALUES_KEY = 2 ** 32
+/** Blocks of filtro_posicao (position -> write index) are cached too, keyed MAP_KEY + block. */
+const MAP_KEY = 2 ** 33
+
+/** Loads the containers (and the edge words' values) of the words asked, a window of chunks at a time, through the cache. */
+class Chunks {
+  readonly cache: ChunkCache
+  /** `valued`: the words whose exact values are read too. */
+  constructor(private b: Bitmaps, private ids: number[], private valued: Set<number>) {
+    let cache = caches.get(b)
+    if (!cache) caches.set(b, (cache = new ChunkCache(CACHE_BYTES)))
+    this.cache = cache
+  }
+
+  /** Makes sure chunks [c, c + n) of every word are in the cache. */
+  load(c: number, n: number): void {
+    const last = Math.min(c + n, Math.ceil(this.b.rows / BITMAP_CHUNK)) - 1
+    for (const id of this.ids) {
+      let cached = true
+      for (let k = c; k <= last && cached; k++) cached = this.cache.has(bitmapRowid(id, k)) && (!this.valued.has(id) || this.cache.has(bitmapRowid(id, k) + VALUES_KEY))
+      if (cached) {
+        for (let k = c; k <= last; k++) {
+          this.cache.touch(bitmapRowid(id, k))
+          if (this.valued.has(id)) this.cache.touch(bitmapRowid(id, k) + VALUES_KEY)
+        }
+        continue
+      }
+      const found = new Map<number, Stored>()
+      for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
+        const bytes = dados.byteOffset % 4 === 0 ? dados : dados.slice()
+        found.set(Number(rowid), Number(linhas) >= BITMAP_DENSE ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
+      }
+      if (this.valued.has(id))
+        for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, Uint8Array][]) {
+          const bytes = dados.byteOffset % 8 === 0 ? dados : dados.slice()
+          found.set(Number(rowid) + VALUES_KEY, valueKind(id) === 'capital' ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8) : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))
+        }
+      for (let k = c; k <= last; k++) {
+        const key = bitmapRowid(id, k)
+        this.cache.set(key, found.get(key) ?? null)
+        if (this.valued.has(id)) this.cache.set(key + VALUES_KEY, found.get(key + VALUES_KEY) ?? null)
+      }
+    }
+  }
+
+  /** A word's container in a chunk (undefined: no rows there); read again if the cache dropped it since load. */
   get(id: number, chunk: number): Container | undefined {
-    return this.cache.get(id)?.get(chunk)
+    const key = bitmapRowid(id, chunk)
+    if (!this.cache.has(key)) this.load(chunk, 1)
+    return (this.cache.peek(key) as Container | null | undefined) ?? undefined
   }
 
   /** The exact values of a word's rows in a chunk, in the order of its positions. */
   valuesOf(id: number, chunk: number): Float64Array | Uint32Array | undefined {
-    return this.values.get(id)?.get(chunk)
+    const key = bitmapRowid(id, chunk) + VALUES_KEY
+    if (!this.cache.has(key)) this.load(chunk, 1)
+    return (this.cache.peek(key) as Float64Array | Uint32Array | null | undefined) ?? undefined
   }
 }
 
-/** The place of offset `o` among a container's rows (-1 when absent); `prefix`: rows before each word of a bitmap. */
-function indexIn(c: Container, o: number, prefix: Uint32Array | null): number {
-  if (c instanceof Uint32Array) {
-    const word = c[o >>> 5]!
-    if (!((word >>> (o & 31)) & 1)) return -1
-    return prefix![o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))
+const prefixes = new WeakMap<Uint32Array, Uint32Array>()
+/** Rows of a bitmap before each of its words (computed once per cached bitmap). */
+function prefixOf(c: Uint32Array): Uint32Array {
+  let prefix = prefixes.get(c)
+  if (!prefix) {
+    prefix = new Uint32Array(WORDS)
+    for (let i = 1; i < WORDS; i++) prefix[i] = prefix[i - 1]! + popcount(c[i - 1]!)
+    prefixes.set(c, prefix)
   }
-  let lo = 0
-  let hi = c.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (c[mid]! < o) lo = mid + 1
-    else hi = mid
-  }
-  return lo < c.length && c[lo] === o ? lo : -1
+  return prefix
 }
 
 const idOf = (t: string) => {
@@ -202,22 +261,62 @@ const idOf = (t: string) => {
   return id
 }
 
-/** ORs a container into a bitset (or, with `clear`, removes its rows). */
-function apply(bits: Uint32Array, c: Container, clear = false): void {
-  const n = c.length
+/** First index of a sorted list with c[i] >= x. */
+function firstAtLeast(c: Uint16Array, x: number): number {
+  let lo = 0
+  let hi = c.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (c[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * ORs a container into words [wl, wh) of a bitset (or, with `clear`, removes its rows there): a
+ * partition that covers part of a chunk (most UFs, in the chunk they share) costs its part only.
+ */
+function apply(bits: Uint32Array, c: Container, wl: number, wh: number, clear = false): void {
   if (c instanceof Uint32Array) {
-    if (clear) for (let i = 0; i < WORDS; i++) bits[i]! &= ~c[i]!
-    else for (let i = 0; i < WORDS; i++) bits[i]! |= c[i]!
-  } else if (clear)
-    for (let i = 0; i < n; i++) {
+    if (clear) for (let i = wl; i < wh; i++) bits[i]! &= ~c[i]!
+    else for (let i = wl; i < wh; i++) bits[i]! |= c[i]!
+    return
+  }
+  const end = wh * 32
+  const n = c.length
+  let i = wl === 0 ? 0 : firstAtLeast(c, wl * 32)
+  if (clear)
+    for (; i < n; i++) {
       const v = c[i]!
+      if (v >= end) break
       bits[v >>> 5]! &= ~(1 << (v & 31))
     }
   else
-    for (let i = 0; i < n; i++) {
+    for (; i < n; i++) {
       const v = c[i]!
+      if (v >= end) break
       bits[v >>> 5]! |= 1 << (v & 31)
     }
+}
+
+/** Removes from words [wl, wh) of `bits` the rows of a container whose value (in `values`, in the order of its rows) fails `test`. */
+function removeFailing(bits: Uint32Array, c: Container, values: Float64Array | Uint32Array, test: (v: number) => boolean, wl: number, wh: number): void {
+  if (c instanceof Uint32Array) {
+    let at = prefixOf(c)[wl]!
+    for (let i = wl; i < wh; i++)
+      for (let x = c[i]!; x; x &= x - 1) {
+        const bit = 31 - Math.clz32(x & -x)
+        if (!test(values[at++]!)) bits[i]! &= ~(1 << bit)
+      }
+    return
+  }
+  const end = wh * 32
+  for (let i = wl === 0 ? 0 : firstAtLeast(c, wl * 32); i < c.length; i++) {
+    const v = c[i]!
+    if (v >= end) break
+    if (!test(values[i]!)) bits[v >>> 5]! &= ~(1 << (v & 31))
+  }
 }
 
 /** Result of a search over some partitions: the matches (rowids) first in each, and the total up to `cap`. */
@@ -248,16 +347,16 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const edge = new Uint32Array(WORDS)
   const ids: number[] = []
   let total = 0
-  const mapCache = new Map<number, Uint32Array>()
   const writeIndex = (p: number) => {
     const block = Math.floor(p / MAP_BLOCK)
-    let m = mapCache.get(block)
-    if (!m) {
+    let m = chunks.cache.peek(MAP_KEY + block) as Uint32Array | undefined
+    if (m) chunks.cache.touch(MAP_KEY + block)
+    else {
       const row = b.db.query('SELECT escritas FROM filtro_posicao WHERE bloco = ?').values(block)[0] as [Uint8Array] | undefined
       if (!row) throw new Error(`índice de filtros sem o bloco de posições ${block}`)
       const bytes = row[0].byteOffset % 4 === 0 ? row[0] : row[0].slice()
       m = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-      mapCache.set(block, m)
+      chunks.cache.set(MAP_KEY + block, m)
     }
     return m[p % MAP_BLOCK]!
   }
@@ -270,6 +369,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
 
   for (const [lo, hi] of ranges) {
     const [from, to] = positionsOf(b, lo, hi)
+    if (from >= to) continue
     let collected = 0
     // Chunks are read a window at a time, the window doubling: a search that fills its page and
     // total in the first chunks reads no more of them.
@@ -283,89 +383,74 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         window = Math.min(window * 2, 64)
       }
       const base = chunk * BITMAP_CHUNK
+      // The range's part of this chunk: positions [first, last), words [wl, wh).
+      const first = Math.max(from - base, 0)
+      const last = Math.min(to - base, BITMAP_CHUNK)
+      const wl = first >>> 5
+      const wh = (last + 31) >>> 5
       // The clauses, ANDed; a clause with no rows in this chunk empties it.
       let empty = false
-      if (!clauses.length) acc.fill(0xffffffff)
+      if (!clauses.length) acc.fill(0xffffffff, wl, wh)
       for (let k = 0; k < clauses.length && !empty; k++) {
         const target = k === 0 ? acc : clause
-        target.fill(0)
+        target.fill(0, wl, wh)
         let any = false
         for (const t of clauses[k]!) {
           const c = chunks.get(t.id, chunk)
           if (!c) continue
           any = true
-          if (t.minus === undefined) apply(target, c)
+          if (t.minus === undefined) apply(target, c, wl, wh)
           else {
             const m = chunks.get(t.minus, chunk)
-            if (!m) apply(target, c)
+            if (!m) apply(target, c, wl, wh)
             else {
-              term.fill(0)
-              apply(term, c)
-              apply(term, m, true)
-              for (let i = 0; i < WORDS; i++) target[i]! |= term[i]!
+              term.fill(0, wl, wh)
+              apply(term, c, wl, wh)
+              apply(term, m, wl, wh, true)
+              for (let i = wl; i < wh; i++) target[i]! |= term[i]!
             }
           }
         }
         if (!any) empty = true
-        else if (k > 0) for (let i = 0; i < WORDS; i++) acc[i]! &= clause[i]!
+        else if (k > 0) for (let i = wl; i < wh; i++) acc[i]! &= clause[i]!
       }
       if (empty) continue
       for (const t of without) {
         const c = chunks.get(t.id, chunk)
         if (!c) continue
         const m = t.minus === undefined ? undefined : chunks.get(t.minus, chunk)
-        if (!m) apply(acc, c, true)
+        if (!m) apply(acc, c, wl, wh, true)
         else {
-          term.fill(0)
-          apply(term, c)
-          apply(term, m, true)
-          for (let i = 0; i < WORDS; i++) acc[i]! &= ~term[i]!
+          term.fill(0, wl, wh)
+          apply(term, c, wl, wh)
+          apply(term, m, wl, wh, true)
+          for (let i = wl; i < wh; i++) acc[i]! &= ~term[i]!
         }
       }
-      // Only the range's positions.
-      const first = Math.max(from - base, 0)
-      const last = Math.min(to - base, BITMAP_CHUNK) // exclusive
-      for (let i = 0; i < first >>> 5; i++) acc[i] = 0
-      if (first & 31) acc[first >>> 5]! &= ~((1 << (first & 31)) - 1)
-      if (last < BITMAP_CHUNK) {
-        if (last & 31) acc[last >>> 5]! &= (1 << (last & 31)) - 1
-        else acc[last >>> 5] = 0
-        for (let i = (last >>> 5) + 1; i < WORDS; i++) acc[i] = 0
-      }
-      // The edge words of this chunk: their rows, values and (for a bitmap) rows before each word.
-      const edgeHere: { c: Container; values: Float64Array | Uint32Array; prefix: Uint32Array | null; test: (v: number) => boolean }[] = []
-      if (edges === null) edge.fill(0xffffffff)
+      // Only the range's positions in its first and last word.
+      if (first & 31) acc[wl]! &= ~((1 << (first & 31)) - 1)
+      if (last & 31) acc[wh - 1]! &= (1 << (last & 31)) - 1
+      // The rows of an edge word (a bucket or month only partly inside a range) whose exact value
+      // falls outside it are removed; with 'all', every row is checked on its doc row below.
+      if (edges === null) edge.fill(0xffffffff, wl, wh)
       else {
-        edge.fill(0)
+        edge.fill(0, wl, wh)
         for (const e of edges) {
           const c = chunks.get(e, chunk)
           if (!c) continue
-          apply(edge, c)
           const values = chunks.valuesOf(e, chunk)
-          if (!values) throw new Error(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
-          let prefix: Uint32Array | null = null
-          if (c instanceof Uint32Array) {
-            prefix = new Uint32Array(WORDS)
-            for (let i = 1; i < WORDS; i++) prefix[i] = prefix[i - 1]! + popcount(c[i - 1]!)
-          }
-          edgeHere.push({ c, values, prefix, test: valueKind(e) === 'capital' ? s.check.capital : s.check.abertura })
+          if (!values || values.length !== (c instanceof Uint32Array ? prefixOf(c)[WORDS - 1]! + popcount(c[WORDS - 1]!) : c.length))
+            throw new Error(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
+          removeFailing(acc, c, values, valueKind(e) === 'capital' ? s.check.capital : s.check.abertura, wl, wh)
         }
       }
-      // Does the row at offset o pass the exact checks of the edge words it holds?
-      const passes = (o: number) => {
-        for (const e of edgeHere) {
-          const i = indexIn(e.c, o, e.prefix)
-          if (i >= 0 && !e.test(e.values[i]!)) return false
-        }
-        return true
-      }
-      // In slices of 2048 positions: the rows of an edge word are checked on their exact values
-      // (one read of the doc table per slice), the others taken as they are.
-      for (let s0 = 0; s0 < WORDS && !(collected >= need && total >= cap); s0 += 64) {
+      // In slices of 2048 positions: counted, and the page's rows taken.
+      for (let s0 = wl; s0 < wh && !(collected >= need && total >= cap); s0 += 64) {
         const collecting = collected < need
         let pending: number[] | null = null
         let sure = 0
-        for (let i = s0; i < s0 + 64; i++) {
+        const se = Math.min(s0 + 64, wh)
+        for (let i = s0; i < se; i++) {
           const a = acc[i]!
           if (!a) continue
           const maybe = a & edge[i]!
@@ -382,21 +467,19 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         }
         total += sure
         if (!pending) continue
-        // pending: position * 2 + (1 when it needs the check). Edge words' rows are checked on
-        // their stored values; with 'all', on the doc rows, whose keys are read at once.
+        // pending: position * 2 + (1 when it needs the check, only with 'all': on its doc row, the
+        // slice's keys read at once).
         const checkKeys: number[] = []
-        if (edges === null) for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
+        for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
         const values = checkKeys.length ? docValues(checkKeys) : null
         let checked = 0
         for (const v of pending) {
           const p = Math.floor(v / 2)
           let key = -1
           if (v % 2) {
-            if (edges === null) {
-              key = checkKeys[checked++]!
-              const d = values!.get(key)
-              if (!d || !s.check.row(d[0], d[1])) continue
-            } else if (!passes(p - base)) continue
+            key = checkKeys[checked++]!
+            const d = values!.get(key)
+            if (!d || !s.check.row(d[0], d[1])) continue
           }
           total++
           if (collected < need) {

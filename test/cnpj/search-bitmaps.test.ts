@@ -10,7 +10,7 @@ import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { synthCnpj } from '../../ingest/cnpj/synth'
-import { BITMAP_CHUNK, BITMAP_DENSE, filterBitmaps } from '../../src/datasets/cnpj/filter-bitmaps'
+import { BITMAP_CHUNK, BITMAP_DENSE, filterBitmaps, filterTokenId } from '../../src/datasets/cnpj/filter-bitmaps'
 import { filterToken } from '../../src/datasets/cnpj/layout'
 import { get, tempDir, testApp } from '../helpers'
 
@@ -18,11 +18,12 @@ type App = Awaited<ReturnType<typeof testApp>>['app']
 let withBitmaps: App
 let withoutBitmaps: App
 let index: Database
+let dataDir: string
 const filters: string[] = []
 
 beforeAll(async () => {
   const src = tempDir('dadosbr-synth-')
-  const data = tempDir('dadosbr-bitmaps-')
+  const data = (dataDir = tempDir('dadosbr-bitmaps-'))
   await synthCnpj({ outDir: src, companies: 140_000, seed: 11, quiet: true })
   await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: data, quiet: true, log: () => {} })
   // The same data with an index as built before the bitmaps.
@@ -136,6 +137,23 @@ describe('filter bitmaps', () => {
     expect(empty).toBeGreaterThan(10)
     expect(some).toBeGreaterThan(100)
   }, 300_000)
+
+  test('a damaged bitmap is a damaged build: 503, never a 500 or a wrong answer', async () => {
+    const broken = tempDir('dadosbr-badbitmaps-')
+    cpSync(dataDir, broken, { recursive: true, verbatimSymlinks: true })
+    const db = new Database(join(broken, 'cnpj', 'current', 'busca.sqlite'))
+    // A dense block cut short, as a bad write or a bad disk would leave it.
+    const id = (db.query(`SELECT id FROM filtro_bloco WHERE id BETWEEN ? AND ? AND linhas >= ${BITMAP_DENSE} LIMIT 1`).get(filterTokenId(filterToken.porte('05')!) * BITMAP_CHUNK, (filterTokenId(filterToken.porte('05')!) + 1) * BITMAP_CHUNK - 1) as { id: number }).id
+    db.query('UPDATE filtro_bloco SET dados = substr(dados, 1, 100) WHERE id = ?').run(id)
+    db.close()
+    const app = (await testApp({ dataDir: broken })).app
+    try {
+      const r = await get(app, '/v1/cnpj/busca?porte=demais')
+      expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
+    } finally {
+      app.close()
+    }
+  })
 
   test('three filters, and filters with porte or municipio', async () => {
     for (const q of ['simples=true&porte=demais&capital_min=1000000', 'natureza_juridica=2062&abertura_de=2015-01-01&capital_max=50000&uf=SP', `${filters[2]}&simples=true&abertura_de=2000-01-01`])

@@ -8,6 +8,7 @@
 // search (test/cnpj/search-bitmaps.test.ts compares the two); the build writes the bitmaps
 // (ingest/cnpj/filter-bitmaps.ts), and an index built before them is searched through FTS.
 import type { Database } from 'bun:sqlite'
+import { DamagedFileError } from '../../core/stores/file-check'
 import { CAPITAL_BUCKETS, DOC_KEY_UNIT, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
 
 /** Positions per chunk of a word's bitmap (the low 16 bits of a position address a row in its chunk). */
@@ -89,7 +90,7 @@ export function filterBitmaps(db: Database): Bitmaps | null {
       const groups = db.query('SELECT inicio, rank FROM filtro_grupo ORDER BY inicio').values() as [number, number][]
       const passes = db.query('SELECT passe, inicio FROM filtro_passe ORDER BY inicio, passe').values() as [number, number][]
       const end = passes.find(([p]) => p === -1)
-      if (!end) throw new Error('índice de filtros sem a tabela de passes completa')
+      if (!end) throw new DamagedFileError('índice de filtros sem a tabela de passes completa')
       const real = passes.filter(([p]) => p >= 0)
       b = {
         db,
@@ -212,11 +213,14 @@ class Chunks {
       }
       const found = new Map<number, Stored>()
       for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
+        const dense = Number(linhas) >= BITMAP_DENSE
+        if (dados.byteLength !== (dense ? WORDS * 4 : Number(linhas) * 2)) throw new DamagedFileError(`índice de filtros: bloco ${rowid} com ${dados.byteLength} bytes para ${linhas} linhas`)
         const bytes = dados.byteOffset % 4 === 0 ? dados : dados.slice()
-        found.set(Number(rowid), Number(linhas) >= BITMAP_DENSE ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
+        found.set(Number(rowid), dense ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
       }
       if (this.valued.has(id))
         for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, Uint8Array][]) {
+          if (dados.byteLength % (valueKind(id) === 'capital' ? 8 : 4)) throw new DamagedFileError(`índice de filtros: valores ${rowid} com ${dados.byteLength} bytes`)
           const bytes = dados.byteOffset % 8 === 0 ? dados : dados.slice()
           found.set(Number(rowid) + VALUES_KEY, valueKind(id) === 'capital' ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8) : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))
         }
@@ -300,22 +304,40 @@ function apply(bits: Uint32Array, c: Container, wl: number, wh: number, clear = 
     }
 }
 
+/** The place of offset `o` among a container's rows (-1 when absent); `prefix`: a bitmap's rows before each word (prefixOf). */
+function indexIn(c: Container, o: number, prefix: Uint32Array | null): number {
+  if (c instanceof Uint32Array) {
+    const word = c[o >>> 5]!
+    if (!((word >>> (o & 31)) & 1)) return -1
+    return prefix![o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))
+  }
+  const i = firstAtLeast(c, o)
+  return i < c.length && c[i] === o ? i : -1
+}
+
+/** A chunk where a clause has at most this many rows is walked row by row (see `sparse` in searchBitmaps). */
+const SPARSE_ROWS = 1024
+
 /** Removes from words [wl, wh) of `bits` the rows of a container whose value (in `values`, in the order of its rows) fails `test`. */
 function removeFailing(bits: Uint32Array, c: Container, values: Float64Array | Uint32Array, test: (v: number) => boolean, wl: number, wh: number): void {
   if (c instanceof Uint32Array) {
-    let at = prefixOf(c)[wl]!
-    for (let i = wl; i < wh; i++)
-      for (let x = c[i]!; x; x &= x - 1) {
+    // Only the rows still in `bits` (a dense bucket ANDed with a rare activity leaves few): each
+    // one's place in the word's values is the rows before its word plus those before it in it.
+    const prefix = prefixOf(c)
+    for (let i = wl; i < wh; i++) {
+      const word = c[i]!
+      for (let x = word & bits[i]!; x; x &= x - 1) {
         const bit = 31 - Math.clz32(x & -x)
-        if (!test(values[at++]!)) bits[i]! &= ~(1 << bit)
+        if (!test(values[prefix[i]! + popcount(word & ((1 << bit) - 1))]!)) bits[i]! &= ~(1 << bit)
       }
+    }
     return
   }
   const end = wh * 32
   for (let i = wl === 0 ? 0 : firstAtLeast(c, wl * 32); i < c.length; i++) {
     const v = c[i]!
     if (v >= end) break
-    if (!test(values[i]!)) bits[v >>> 5]! &= ~(1 << (v & 31))
+    if ((bits[v >>> 5]! >>> (v & 31)) & 1 && !test(values[i]!)) bits[v >>> 5]! &= ~(1 << (v & 31))
   }
 }
 
@@ -353,7 +375,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     if (m) chunks.cache.touch(MAP_KEY + block)
     else {
       const row = b.db.query('SELECT escritas FROM filtro_posicao WHERE bloco = ?').values(block)[0] as [Uint8Array] | undefined
-      if (!row) throw new Error(`índice de filtros sem o bloco de posições ${block}`)
+      if (!row || row[0].byteLength % 4) throw new DamagedFileError(`índice de filtros sem o bloco de posições ${block}`)
       const bytes = row[0].byteOffset % 4 === 0 ? row[0] : row[0].slice()
       m = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
       chunks.cache.set(MAP_KEY + block, m)
@@ -367,10 +389,91 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const rankOf = (p: number) => b.groupRank[lowerBound(b.groupStart, p + 1) - 1]!
   const rowidOf = (p: number, key: number) => rankOf(p) + (key % DOC_KEY_UNIT)
 
+  /**
+   * A chunk where some clause has at most SPARSE_ROWS rows (a city, an activity, a month): its rows
+   * are walked and each tested against the other clauses, the words excluded and the edge values,
+   * instead of ANDing 2048-word bitsets. Returns false (nothing done) when every clause is wider.
+   */
+  const sparse = (chunk: number, base: number, first: number, last: number): boolean => {
+    const resolved = clauses.map((clause) => clause.flatMap((t) => {
+      const c = chunks.get(t.id, chunk)
+      return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
+    }))
+    let driver = -1
+    let size = SPARSE_ROWS + 1
+    for (let k = 0; k < resolved.length; k++) {
+      if (!resolved[k]!.length) return true // a clause with no rows here: nothing matches in this chunk
+      let n = 0
+      for (const { c } of resolved[k]!) n += c instanceof Uint32Array ? BITMAP_CHUNK : c.length
+      if (n < size) (driver = k), (size = n)
+    }
+    if (driver < 0) return false
+    const has = (c: Container | undefined, o: number) => c !== undefined && (c instanceof Uint32Array ? ((c[o >>> 5]! >>> (o & 31)) & 1) === 1 : indexIn(c, o, null) >= 0)
+    const inTerm = (t: { c: Container; minus: Container | undefined }, o: number) => has(t.c, o) && !has(t.minus, o)
+    const excluded = without.map((t) => ({ c: chunks.get(t.id, chunk), minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }))
+    const edgeHere = (edges ?? []).flatMap((e) => {
+      const c = chunks.get(e, chunk)
+      if (!c) return []
+      const values = chunks.valuesOf(e, chunk)
+      if (!values) throw new DamagedFileError(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
+      return [{ c, values, prefix: c instanceof Uint32Array ? prefixOf(c) : null, test: valueKind(e) === 'capital' ? s.check.capital : s.check.abertura }]
+    })
+    const candidates: number[] = []
+    for (const t of resolved[driver]!) {
+      const c = t.c as Uint16Array
+      for (let i = firstAtLeast(c, first); i < c.length && c[i]! < last; i++) if (!has(t.minus, c[i]!)) candidates.push(c[i]!)
+    }
+    if (resolved[driver]!.length > 1) candidates.sort((a, b) => a - b)
+    const pending: number[] = []
+    let previous = -1
+    for (const o of candidates) {
+      if (o === previous) continue
+      previous = o
+      let ok = true
+      for (let k = 0; k < resolved.length && ok; k++) if (k !== driver) ok = resolved[k]!.some((t) => inTerm(t, o))
+      for (let k = 0; k < excluded.length && ok; k++) ok = !(excluded[k]!.c && inTerm(excluded[k] as { c: Container; minus: Container | undefined }, o))
+      for (let k = 0; k < edgeHere.length && ok; k++) {
+        const e = edgeHere[k]!
+        const i = indexIn(e.c, o, e.prefix)
+        if (i >= 0 && !e.test(e.values[i]!)) ok = false
+      }
+      if (ok) pending.push((base + o) * 2 + (edges === null ? 1 : 0))
+    }
+    if (pending.length) take(pending)
+    return true
+  }
+
+  let collected = 0
+  /**
+   * Counts (and, while the page is not full, takes) matches in position order, given as
+   * position * 2 + 1 when the row still needs the check on its doc row (edges 'all'; the keys of a
+   * batch read at once), else position * 2.
+   */
+  const take = (pending: number[]) => {
+    const checkKeys: number[] = []
+    for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
+    const values = checkKeys.length ? docValues(checkKeys) : null
+    let checked = 0
+    for (const v of pending) {
+      const p = Math.floor(v / 2)
+      let key = -1
+      if (v % 2) {
+        key = checkKeys[checked++]!
+        const d = values!.get(key)
+        if (!d || !s.check.row(d[0], d[1])) continue
+      }
+      total++
+      if (collected < need) {
+        ids.push(rowidOf(p, key >= 0 ? key : docKeyOf(writeIndex(p))))
+        collected++
+      }
+    }
+  }
+
   for (const [lo, hi] of ranges) {
     const [from, to] = positionsOf(b, lo, hi)
     if (from >= to) continue
-    let collected = 0
+    collected = 0
     // Chunks are read a window at a time, the window doubling: a search that fills its page and
     // total in the first chunks reads no more of them.
     let window = 2
@@ -388,6 +491,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       const last = Math.min(to - base, BITMAP_CHUNK)
       const wl = first >>> 5
       const wh = (last + 31) >>> 5
+      if (clauses.length && sparse(chunk, base, first, last)) continue
       // The clauses, ANDed; a clause with no rows in this chunk empties it.
       let empty = false
       if (!clauses.length) acc.fill(0xffffffff, wl, wh)
@@ -440,7 +544,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
           if (!c) continue
           const values = chunks.valuesOf(e, chunk)
           if (!values || values.length !== (c instanceof Uint32Array ? prefixOf(c)[WORDS - 1]! + popcount(c[WORDS - 1]!) : c.length))
-            throw new Error(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
+            throw new DamagedFileError(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
           removeFailing(acc, c, values, valueKind(e) === 'capital' ? s.check.capital : s.check.abertura, wl, wh)
         }
       }
@@ -466,27 +570,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
           }
         }
         total += sure
-        if (!pending) continue
-        // pending: position * 2 + (1 when it needs the check, only with 'all': on its doc row, the
-        // slice's keys read at once).
-        const checkKeys: number[] = []
-        for (const v of pending) if (v % 2) checkKeys.push(docKeyOf(writeIndex(Math.floor(v / 2))))
-        const values = checkKeys.length ? docValues(checkKeys) : null
-        let checked = 0
-        for (const v of pending) {
-          const p = Math.floor(v / 2)
-          let key = -1
-          if (v % 2) {
-            key = checkKeys[checked++]!
-            const d = values!.get(key)
-            if (!d || !s.check.row(d[0], d[1])) continue
-          }
-          total++
-          if (collected < need) {
-            ids.push(rowidOf(p, key >= 0 ? key : docKeyOf(writeIndex(p))))
-            collected++
-          }
-        }
+        if (pending) take(pending)
       }
     }
   }

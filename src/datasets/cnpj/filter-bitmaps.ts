@@ -134,116 +134,126 @@ const popcount = (x: number) => {
 
 type Container = Uint16Array | Uint32Array
 
-type Stored = Container | Float64Array | Uint32Array | null
+type Values = Float64Array | Uint32Array
+
+/** A word's chunks as read so far: a container (null: no rows in that chunk; undefined: not read yet), and its values when asked. */
+interface WordEntry {
+  containers: (Container | null | undefined)[]
+  values: (Values | null | undefined)[] | null
+  bytes: number
+}
 
 /**
- * Containers and values read from the file, shared by the searches of one process, least recently
- * used dropped first past CACHE_BYTES. The words searched most (Simples, porte, the common legal
- * natures) are dense: 8 KB per chunk, read from SQLite a blob at a time; without it, half a
- * search's time at 10 M companies was those reads. `null` records a chunk where a word has no rows.
+ * What searches read from the file, kept for the next ones in this process: whole words (their
+ * chunks as read), the least recently searched dropped first past CACHE_BYTES, and the blocks of
+ * positions (the page's rows), the oldest dropped past MAP_BLOCKS_KEPT. The words searched most
+ * (Simples, porte, the common legal natures) are dense, 8 KB per chunk, read from SQLite a blob
+ * at a time: without the cache, half a search's time at 10 M companies was those reads. A search
+ * holds its words' entries while it runs, so dropping one never changes an answer.
  */
-class ChunkCache {
-  private entries = new Map<number, Stored>()
+class WordCache {
+  private words = new Map<number, WordEntry>()
   private bytes = 0
-  constructor(private limit: number) {}
+  private blocks = new Map<number, Uint32Array>()
+  constructor(private limit: number, private chunkCount: number) {}
 
-  has(key: number): boolean {
-    return this.entries.has(key)
+  /** A word's entry, marked as just used (once per search). */
+  word(id: number, valued: boolean): WordEntry {
+    let e = this.words.get(id)
+    if (e) this.words.delete(id)
+    else e = { containers: new Array(this.chunkCount), values: null, bytes: 0 }
+    if (valued && !e.values) e.values = new Array(this.chunkCount)
+    this.words.set(id, e)
+    return e
   }
 
-  /** An entry without marking it used (load marks the words a search reads, once per window). */
-  peek(key: number): Stored | undefined {
-    return this.entries.get(key)
-  }
-
-  /** Marks an entry used. */
-  touch(key: number): void {
-    const v = this.entries.get(key)
-    if (v !== undefined) {
-      this.entries.delete(key)
-      this.entries.set(key, v)
-    }
-  }
-
-  set(key: number, v: Stored): void {
-    const old = this.entries.get(key)
-    if (old !== undefined) this.bytes -= size(old)
-    this.entries.delete(key)
-    this.entries.set(key, v)
-    this.bytes += size(v)
-    for (const [k, drop] of this.entries) {
+  /** Accounts for bytes read into a word, dropping the least recently used other words past the limit. */
+  grew(entry: WordEntry, n: number): void {
+    entry.bytes += n
+    this.bytes += n
+    for (const [id, e] of this.words) {
       if (this.bytes <= this.limit) break
-      this.entries.delete(k)
-      this.bytes -= size(drop)
+      if (e === entry) continue
+      this.words.delete(id)
+      this.bytes -= e.bytes
     }
+  }
+
+  block(n: number): Uint32Array | undefined {
+    return this.blocks.get(n)
+  }
+
+  keepBlock(n: number, m: Uint32Array): void {
+    this.blocks.set(n, m)
+    if (this.blocks.size > MAP_BLOCKS_KEPT) this.blocks.delete(this.blocks.keys().next().value!)
   }
 }
-const size = (v: Stored) => 48 + (v ? v.byteLength : 0)
 
-/** Bytes of containers and values each process keeps (two dense words of a national month: ~18 MB). */
+/** Bytes of words each process keeps (a dense word of a national month: ~9 MB). */
 const CACHE_BYTES = 64 * 1024 * 1024
-const caches = new WeakMap<Bitmaps, ChunkCache>()
-/** Values are keyed apart from containers: rowid + VALUES_KEY (rowids stay below 2^32). */
-const VALUES_KEY = 2 ** 32
-/** Blocks of filtro_posicao (position -> write index) are cached too, keyed MAP_KEY + block. */
-const MAP_KEY = 2 ** 33
+/** Blocks of positions kept (16 KB each). */
+const MAP_BLOCKS_KEPT = 1024
+const caches = new WeakMap<Bitmaps, WordCache>()
 
-/** Loads the containers (and the edge words' values) of the words asked, a window of chunks at a time, through the cache. */
+/** Loads the containers (and the edge words' values) of a search's words, a window of chunks at a time, through the cache. */
 class Chunks {
-  readonly cache: ChunkCache
+  readonly cache: WordCache
+  private entries = new Map<number, WordEntry>()
+  private lastChunk: number
   /** `valued`: the words whose exact values are read too. */
-  constructor(private b: Bitmaps, private ids: number[], private valued: Set<number>) {
+  constructor(private b: Bitmaps, ids: number[], private valued: Set<number>) {
     let cache = caches.get(b)
-    if (!cache) caches.set(b, (cache = new ChunkCache(CACHE_BYTES)))
+    this.lastChunk = Math.ceil(b.rows / BITMAP_CHUNK) - 1
+    if (!cache) caches.set(b, (cache = new WordCache(CACHE_BYTES, this.lastChunk + 1)))
     this.cache = cache
+    for (const id of ids) this.entries.set(id, cache.word(id, valued.has(id)))
   }
 
-  /** Makes sure chunks [c, c + n) of every word are in the cache. */
+  /** Makes sure chunks [c, c + n) of every word are read. */
   load(c: number, n: number): void {
-    const last = Math.min(c + n, Math.ceil(this.b.rows / BITMAP_CHUNK)) - 1
-    for (const id of this.ids) {
-      let cached = true
-      for (let k = c; k <= last && cached; k++) cached = this.cache.has(bitmapRowid(id, k)) && (!this.valued.has(id) || this.cache.has(bitmapRowid(id, k) + VALUES_KEY))
-      if (cached) {
-        for (let k = c; k <= last; k++) {
-          this.cache.touch(bitmapRowid(id, k))
-          if (this.valued.has(id)) this.cache.touch(bitmapRowid(id, k) + VALUES_KEY)
-        }
-        continue
+    const last = Math.min(c + n - 1, this.lastChunk)
+    for (const [id, e] of this.entries) {
+      const valued = this.valued.has(id)
+      let missingContainers = false
+      let missingValues = false
+      for (let k = c; k <= last; k++) {
+        if (e.containers[k] === undefined) missingContainers = true
+        if (valued && e.values![k] === undefined) missingValues = true
       }
-      const found = new Map<number, Stored>()
-      for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
+      let bytes = 0
+      if (missingContainers) for (let k = c; k <= last; k++) e.containers[k] = null
+      if (missingContainers) for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
         const dense = Number(linhas) >= BITMAP_DENSE
         if (dados.byteLength !== (dense ? WORDS * 4 : Number(linhas) * 2)) throw new DamagedFileError(`índice de filtros: bloco ${rowid} com ${dados.byteLength} bytes para ${linhas} linhas`)
-        const bytes = dados.byteOffset % 4 === 0 ? dados : dados.slice()
-        found.set(Number(rowid), dense ? new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS) : new Uint16Array(bytes.buffer, bytes.byteOffset, Number(linhas)))
+        const aligned = dados.byteOffset % 4 === 0 ? dados : dados.slice()
+        e.containers[Number(rowid) % BITMAP_CHUNK] = dense ? new Uint32Array(aligned.buffer, aligned.byteOffset, WORDS) : new Uint16Array(aligned.buffer, aligned.byteOffset, Number(linhas))
+        bytes += dados.byteLength
       }
-      if (this.valued.has(id))
+      if (missingValues) {
+        for (let k = c; k <= last; k++) e.values![k] = null
         for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, Uint8Array][]) {
           if (dados.byteLength % (valueKind(id) === 'capital' ? 8 : 4)) throw new DamagedFileError(`índice de filtros: valores ${rowid} com ${dados.byteLength} bytes`)
-          const bytes = dados.byteOffset % 8 === 0 ? dados : dados.slice()
-          found.set(Number(rowid) + VALUES_KEY, valueKind(id) === 'capital' ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8) : new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4))
+          const aligned = dados.byteOffset % 8 === 0 ? dados : dados.slice()
+          e.values![Number(rowid) % BITMAP_CHUNK] = valueKind(id) === 'capital' ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 8) : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4)
+          bytes += dados.byteLength
         }
-      for (let k = c; k <= last; k++) {
-        const key = bitmapRowid(id, k)
-        this.cache.set(key, found.get(key) ?? null)
-        if (this.valued.has(id)) this.cache.set(key + VALUES_KEY, found.get(key + VALUES_KEY) ?? null)
       }
+      if (missingContainers || missingValues) this.cache.grew(e, bytes + 16 * (last - c + 1))
     }
   }
 
-  /** A word's container in a chunk (undefined: no rows there); read again if the cache dropped it since load. */
+  /** A word's container in a chunk (undefined: no rows there). */
   get(id: number, chunk: number): Container | undefined {
-    const key = bitmapRowid(id, chunk)
-    if (!this.cache.has(key)) this.load(chunk, 1)
-    return (this.cache.peek(key) as Container | null | undefined) ?? undefined
+    const e = this.entries.get(id)!
+    if (e.containers[chunk] === undefined) this.load(chunk, 1)
+    return e.containers[chunk] ?? undefined
   }
 
   /** The exact values of a word's rows in a chunk, in the order of its positions. */
-  valuesOf(id: number, chunk: number): Float64Array | Uint32Array | undefined {
-    const key = bitmapRowid(id, chunk) + VALUES_KEY
-    if (!this.cache.has(key)) this.load(chunk, 1)
-    return (this.cache.peek(key) as Float64Array | Uint32Array | null | undefined) ?? undefined
+  valuesOf(id: number, chunk: number): Values | undefined {
+    const e = this.entries.get(id)!
+    if (!e.values || e.values[chunk] === undefined) this.load(chunk, 1)
+    return e.values?.[chunk] ?? undefined
   }
 }
 
@@ -367,18 +377,19 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const clause = new Uint32Array(WORDS)
   const term = new Uint32Array(WORDS)
   const edge = new Uint32Array(WORDS)
+  const scratch = clauses.map(() => new Uint32Array(WORDS))
+  const excludedBits = new Uint32Array(WORDS)
   const ids: number[] = []
   let total = 0
   const writeIndex = (p: number) => {
     const block = Math.floor(p / MAP_BLOCK)
-    let m = chunks.cache.peek(MAP_KEY + block) as Uint32Array | undefined
-    if (m) chunks.cache.touch(MAP_KEY + block)
-    else {
+    let m = chunks.cache.block(block)
+    if (!m) {
       const row = b.db.query('SELECT escritas FROM filtro_posicao WHERE bloco = ?').values(block)[0] as [Uint8Array] | undefined
       if (!row || row[0].byteLength % 4) throw new DamagedFileError(`índice de filtros sem o bloco de posições ${block}`)
       const bytes = row[0].byteOffset % 4 === 0 ? row[0] : row[0].slice()
       m = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-      chunks.cache.set(MAP_KEY + block, m)
+      chunks.cache.keepBlock(block, m)
     }
     return m[p % MAP_BLOCK]!
   }
@@ -394,7 +405,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
    * are walked and each tested against the other clauses, the words excluded and the edge values,
    * instead of ANDing 2048-word bitsets. Returns false (nothing done) when every clause is wider.
    */
-  const sparse = (chunk: number, base: number, first: number, last: number): boolean => {
+  const sparse = (chunk: number, base: number, first: number, last: number, wl: number, wh: number): boolean => {
     const resolved = clauses.map((clause) => clause.flatMap((t) => {
       const c = chunks.get(t.id, chunk)
       return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
@@ -409,8 +420,37 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     }
     if (driver < 0) return false
     const has = (c: Container | undefined, o: number) => c !== undefined && (c instanceof Uint32Array ? ((c[o >>> 5]! >>> (o & 31)) & 1) === 1 : indexIn(c, o, null) >= 0)
-    const inTerm = (t: { c: Container; minus: Container | undefined }, o: number) => has(t.c, o) && !has(t.minus, o)
-    const excluded = without.map((t) => ({ c: chunks.get(t.id, chunk), minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }))
+    // Each other clause as a test of one row: its word itself when it is one word, else its words
+    // ORed once into a bitset of the chunk's range (a range of 32 years or months, tested row by
+    // row, cost 32 searches a row). The excluded words likewise, as one bitset.
+    const bitTest = (bits: Uint32Array) => (o: number) => ((bits[o >>> 5]! >>> (o & 31)) & 1) === 1
+    const union = (terms: { c: Container; minus: Container | undefined }[], bits: Uint32Array) => {
+      bits.fill(0, wl, wh)
+      for (const t of terms) {
+        if (!t.minus) apply(bits, t.c, wl, wh)
+        else {
+          term.fill(0, wl, wh)
+          apply(term, t.c, wl, wh)
+          apply(term, t.minus, wl, wh, true)
+          for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
+        }
+      }
+      return bitTest(bits)
+    }
+    const tests: ((o: number) => boolean)[] = []
+    for (let k = 0; k < resolved.length; k++) {
+      if (k === driver) continue
+      const terms = resolved[k]!
+      if (terms.length === 1 && !terms[0]!.minus) {
+        const c = terms[0]!.c
+        tests.push((o) => has(c, o))
+      } else tests.push(union(terms, scratch[k]!))
+    }
+    const excluded = without.flatMap((t) => {
+      const c = chunks.get(t.id, chunk)
+      return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
+    })
+    const isExcluded = !excluded.length ? null : excluded.length === 1 && !excluded[0]!.minus ? (o: number) => has(excluded[0]!.c, o) : union(excluded, excludedBits)
     const edgeHere = (edges ?? []).flatMap((e) => {
       const c = chunks.get(e, chunk)
       if (!c) return []
@@ -429,9 +469,8 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     for (const o of candidates) {
       if (o === previous) continue
       previous = o
-      let ok = true
-      for (let k = 0; k < resolved.length && ok; k++) if (k !== driver) ok = resolved[k]!.some((t) => inTerm(t, o))
-      for (let k = 0; k < excluded.length && ok; k++) ok = !(excluded[k]!.c && inTerm(excluded[k] as { c: Container; minus: Container | undefined }, o))
+      let ok = !isExcluded || !isExcluded(o)
+      for (let k = 0; k < tests.length && ok; k++) ok = tests[k]!(o)
       for (let k = 0; k < edgeHere.length && ok; k++) {
         const e = edgeHere[k]!
         const i = indexIn(e.c, o, e.prefix)
@@ -491,7 +530,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       const last = Math.min(to - base, BITMAP_CHUNK)
       const wl = first >>> 5
       const wh = (last + 31) >>> 5
-      if (clauses.length && sparse(chunk, base, first, last)) continue
+      if (clauses.length && sparse(chunk, base, first, last, wl, wh)) continue
       // The clauses, ANDed; a clause with no rows in this chunk empties it.
       let empty = false
       if (!clauses.length) acc.fill(0xffffffff, wl, wh)

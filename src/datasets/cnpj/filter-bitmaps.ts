@@ -107,7 +107,7 @@ export function filterBitmaps(db: Database): Bitmaps | null {
 }
 
 /** First index i of a sorted array with a[i] >= x (a.length when none). */
-function lowerBound(a: Float64Array, x: number): number {
+function lowerBound(a: Float64Array | Uint16Array, x: number): number {
   let lo = 0
   let hi = a.length
   while (lo < hi) {
@@ -275,18 +275,6 @@ const idOf = (t: string) => {
   return id
 }
 
-/** First index of a sorted list with c[i] >= x. */
-function firstAtLeast(c: Uint16Array, x: number): number {
-  let lo = 0
-  let hi = c.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (c[mid]! < x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /**
  * ORs a container into words [wl, wh) of a bitset (or, with `clear`, removes its rows there): a
  * partition that covers part of a chunk (most UFs, in the chunk they share) costs its part only.
@@ -299,7 +287,7 @@ function apply(bits: Uint32Array, c: Container, wl: number, wh: number, clear = 
   }
   const end = wh * 32
   const n = c.length
-  let i = wl === 0 ? 0 : firstAtLeast(c, wl * 32)
+  let i = wl === 0 ? 0 : lowerBound(c, wl * 32)
   if (clear)
     for (; i < n; i++) {
       const v = c[i]!
@@ -321,7 +309,7 @@ function indexIn(c: Container, o: number, prefix: Uint32Array | null): number {
     if (!((word >>> (o & 31)) & 1)) return -1
     return prefix![o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))
   }
-  const i = firstAtLeast(c, o)
+  const i = lowerBound(c, o)
   return i < c.length && c[i] === o ? i : -1
 }
 
@@ -344,7 +332,7 @@ function removeFailing(bits: Uint32Array, c: Container, values: Float64Array | U
     return
   }
   const end = wh * 32
-  for (let i = wl === 0 ? 0 : firstAtLeast(c, wl * 32); i < c.length; i++) {
+  for (let i = wl === 0 ? 0 : lowerBound(c, wl * 32); i < c.length; i++) {
     const v = c[i]!
     if (v >= end) break
     if ((bits[v >>> 5]! >>> (v & 31)) & 1 && !test(values[i]!)) bits[v >>> 5]! &= ~(1 << (v & 31))
@@ -461,7 +449,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     const candidates: number[] = []
     for (const t of resolved[driver]!) {
       const c = t.c as Uint16Array
-      for (let i = firstAtLeast(c, first); i < c.length && c[i]! < last; i++) if (!has(t.minus, c[i]!)) candidates.push(c[i]!)
+      for (let i = lowerBound(c, first); i < c.length && c[i]! < last; i++) if (!has(t.minus, c[i]!)) candidates.push(c[i]!)
     }
     if (resolved[driver]!.length > 1) candidates.sort((a, b) => a - b)
     const pending: number[] = []

@@ -11,9 +11,9 @@ import {
 } from './historico-layout'
 import type { HistoryMonth } from './historico-store'
 import { CARD_SEPARATOR, FICHA, PARTNER_SEPARATOR, rootKey } from './layout'
-import type { Historico, Mudanca, Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
+import type { Mudancas, MudancasQuery, MudancaDoMes, Socios } from './model'
 import { JsonText } from '../../core/errors'
-import { cardJson } from './card-json'
+import { cardJson, fonteJson } from './card-json'
 import { completoText, municipio, notFound, socio, socioRow, sociosAnswer, type CardView, type Ficha } from './service'
 import type { CnpjFiles } from './store'
 
@@ -155,16 +155,19 @@ export function sociosEm(files: CnpjFiles, cnpj: string, referencia: string | un
 
 const EMPTY: Registro = Array(FICHA.length).fill(null)
 
-/** A field item's raw values as the card shows them, with the tables of the month that showed them. */
-function shown(it: Item, values: (string | null)[] | null, view: CardView): unknown {
+/** A field item's raw values as JSON text, as the card shows them, with the tables of the month that showed them. */
+function shownJson(it: Item, values: (string | null)[] | null, view: CardView): string {
   const campo = it[I.campo]
-  if (campo === CAMPO_PRESENCA || values === null) return null
-  if (campo === CAMPO_SOCIOS) return socio(view, socioRow(values))
+  if (campo === CAMPO_PRESENCA || values === null) return 'null'
+  if (campo === CAMPO_SOCIOS) return JSON.stringify(socio(view, socioRow(values)))
   const idx = CAMPO_BRUTOS[campo]!
   const record = EMPTY.slice()
   for (let i = 0; i < idx.length; i++) record[idx[i]!] = values[i] ?? null
-  return JSON.parse(CAMPO_JSON[campo]!(view, record))
+  return CAMPO_JSON[campo]!(view, record)
 }
+
+/** The same value (for `dadosbr exportar` and the feed). */
+const shown = (it: Item, values: (string | null)[] | null, view: CardView): unknown => JSON.parse(shownJson(it, values, view))
 
 const campoName = (campo: number) => (campo >= 0 ? CAMPOS[campo]!.campo : campo === CAMPO_SOCIOS ? 'socios' : null)
 
@@ -180,14 +183,24 @@ export function change(month: HistoryMonth, it: Item) {
 
 const fonte = (referencia: string) => ({ base: 'RFB/CNPJ' as const, referencia })
 
-/** A CNPJ's changes in every month held, newest first; `meses`: the months it was in the dump. */
-export function historico(files: CnpjFiles, cnpj: string): Out<typeof Historico> {
+/** A stored change's members (tipo, campo, antes, depois) as JSON text: the values straight from the field writers. */
+function changeJson(month: HistoryMonth, it: Item): string {
+  const campo = campoName(it[I.campo])
+  return `"tipo":${JSON.stringify(TIPOS[it[I.tipo]]!)},"campo":${campo === null ? 'null' : JSON.stringify(campo)},"antes":${shownJson(it, it[I.antes], month.view(ROTULOS_ANTERIOR))},"depois":${shownJson(it, it[I.depois], month.view(ROTULOS_MES))}`
+}
+
+/**
+ * A CNPJ's changes in every month held, newest first; `meses`: the months it was in the dump.
+ * Written as JSON text (Historico): each value goes from its field writer to the answer, where an
+ * object would be parsed from the writer's text and written again.
+ */
+export function historico(files: CnpjFiles, cnpj: string): JsonText {
   const root = cnpj.slice(0, 8)
   const key = rootKey(root)
   const months = files.historico.months
   let present = files.cards.card(cnpj) !== null
   const meses: string[] = []
-  const mudancas: Out<typeof Mudanca>[] = []
+  const mudancas: string[] = []
   for (let k = months.length - 1; k >= 0; k--) {
     const month = months[k]!
     if (present) meses.push(month.referencia)
@@ -199,10 +212,10 @@ export function historico(files: CnpjFiles, cnpj: string): Out<typeof Historico>
       if (!own && !(inDump && (isCompanyItem(it) || it[I.campo] === CAMPO_SOCIOS))) continue
       if (own && (it[I.tipo] === TIPO.abertura || it[I.tipo] === TIPO.voltou)) present = false
       else if (own && it[I.tipo] === TIPO.saiu) present = true
-      mudancas.push({ referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, ...change(month, it) })
+      mudancas.push(`{"referencia":${JSON.stringify(month.referencia)},"referencia_anterior":${JSON.stringify(month.meta.referencia_anterior)},${changeJson(month, it)}}`)
     }
   }
-  return { cnpj, meses: meses.reverse(), mudancas, fonte: fonte(files.referencia) }
+  return new JsonText(`{"cnpj":${JSON.stringify(cnpj)},"meses":${JSON.stringify(meses.reverse())},"mudancas":[${mudancas.join(',')}],"fonte":${fonteJson(files)}}`)
 }
 
 // ---- the change feed ----

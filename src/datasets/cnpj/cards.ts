@@ -36,8 +36,19 @@ export class CardStoreReader {
    * the check digits: a card whose own (its first field, stored as it is) differ is not this CNPJ's.
    */
   card(cnpj: string): string[] | null {
+    const dados = this.stored(cnpj)
+    return dados === null ? null : this.codec.fields(dados)
+  }
+
+  /** Whether the month has this CNPJ's card (read, not decoded). */
+  hasCard(cnpj: string): boolean {
+    return this.stored(cnpj) !== null
+  }
+
+  /** A CNPJ's stored card, still coded; null when the key holds another CNPJ's card (check digits) or none. */
+  private stored(cnpj: string): string | null {
     const dados = (this.statement('one', cnpj.slice(0, 8)).values(cardKey(cnpj))[0]?.[0] as string | undefined) ?? null
-    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? this.codec.fields(dados) : null
+    return dados !== null && dados.startsWith(cnpj.slice(12) + CARD_SEPARATOR) ? dados : null
   }
 
   /** Every card of a root, in CNPJ order. */

@@ -198,7 +198,7 @@ export function historico(files: CnpjFiles, cnpj: string): JsonText {
   const root = cnpj.slice(0, 8)
   const key = rootKey(root)
   const months = files.historico.months
-  let present = files.cards.card(cnpj) !== null
+  let present = files.cards.hasCard(cnpj)
   const meses: string[] = []
   const mudancas: string[] = []
   for (let k = months.length - 1; k >= 0; k--) {

@@ -10,6 +10,7 @@
 import type { Database } from 'bun:sqlite'
 import { DamagedFileError } from '../../core/stores/file-check'
 import { CAPITAL_BUCKETS, DOC_KEY_UNIT, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
+import { lowerBound } from '../../core/sorted'
 
 /** Positions per chunk of a word's bitmap (the low 16 bits of a position address a row in its chunk). */
 export const BITMAP_CHUNK = 1 << 16
@@ -104,18 +105,6 @@ export function filterBitmaps(db: Database): Bitmaps | null {
     byIndex.set(db, b)
   }
   return b
-}
-
-/** First index i of a sorted array with a[i] >= x (a.length when none). */
-function lowerBound(a: Float64Array | Uint16Array, x: number): number {
-  let lo = 0
-  let hi = a.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (a[mid]! < x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** The positions [from, to) of the rows whose rowid lies in [lo, hi] (a partition's rowid range). */

@@ -12,6 +12,7 @@ import {
 } from './historico-layout'
 import { municipiosIbge, type CardView } from './card-json'
 import type { Lookup } from './store'
+import { lowerBound } from '../../core/sorted'
 
 /**
  * Decoded blocks kept per process (a feed block is ~5 KB decoded): the blocks of popular ranges stay
@@ -159,13 +160,7 @@ export class HistoryMonth {
   lowerBound(ordering: 'feed' | 'cnae', key: number): number {
     const firsts = this.index(ordering === 'feed' ? INDEX_FEED : INDEX_CNAE)
     const size = ordering === 'feed' ? FEED_BLOCK : CNAE_BLOCK
-    let lo = 0
-    let hi = firsts.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (firsts[mid]! < key) lo = mid + 1
-      else hi = mid
-    }
+    const lo = lowerBound(firsts, key)
     // Blocks before `lo` start below the key; block lo - 1 may end with keys at or above it.
     if (lo === 0) return 0
     const b = lo - 1

@@ -12,6 +12,7 @@
 //    prefixes), the term as a phrase, then Annex and item.
 import { ANEXOS, type AnexoDados, type ItemDados } from './anexos'
 import { palavras } from './texto'
+import { startingWith } from '../../core/sorted'
 
 export interface Achado {
   anexo: AnexoDados
@@ -72,17 +73,7 @@ export class IndiceBusca {
 
   /** The words of the vocabulary a query word begins. */
   private iniciadas(prefixo: string): string[] {
-    const v = this.vocabulario
-    let lo = 0
-    let hi = v.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (v[mid]! < prefixo) lo = mid + 1
-      else hi = mid
-    }
-    const out: string[] = []
-    for (let i = lo; i < v.length && v[i]!.startsWith(prefixo); i++) out.push(v[i]!)
-    return out
+    return startingWith(this.vocabulario, prefixo)
   }
 
   buscar(termo: string, limite: number): ResultadoBusca {

@@ -10,6 +10,7 @@
 //     principal regime; the others are alternatives that depend on what the product is.
 // The Imposto Seletivo (Annex XVII) is applied by the same rules, apart from the IBS/CBS regimes.
 import { ANEXOS, type AnexoDados, type ItemDados, type ReferenciaDados, type RegimeAnexo } from './anexos'
+import { startingWith } from '../../core/sorted'
 
 export interface Alcance {
   anexo: AnexoDados
@@ -116,17 +117,7 @@ export class IndiceAnexos {
   /** Inclusion references longer than the code and below it (the code covers only part of them). */
   abaixo(codigo: string): Alcance[] {
     const out: Alcance[] = []
-    let lo = 0
-    let hi = this.prefixos.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.prefixos[mid]! < codigo) lo = mid + 1
-      else hi = mid
-    }
-    for (let i = lo; i < this.prefixos.length && this.prefixos[i]!.startsWith(codigo); i++) {
-      const p = this.prefixos[i]!
-      if (p.length > codigo.length) for (const e of this.porPrefixo.get(p)!) out.push({ ...e })
-    }
+    for (const p of startingWith(this.prefixos, codigo)) if (p.length > codigo.length) for (const e of this.porPrefixo.get(p)!) out.push({ ...e })
     return out
   }
 }

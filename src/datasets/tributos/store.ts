@@ -10,6 +10,7 @@ import { ANEXOS } from './anexos'
 import { IndiceBusca } from './busca'
 import { IndiceAnexos, type Avaliacao } from './regimes'
 import { DATASET, DB_FILE, FORMAT, SUBITENS_TABELA_INTEIRA, type TributosManifest } from './layout'
+import { startingWith } from '../../core/sorted'
 
 export interface CodigoNcm {
   codigo: string
@@ -67,17 +68,7 @@ export function openTributosFiles(dir: string, manifest: TributosManifest): Trib
 
 /** The subitems under a code (a code of 8 digits: itself, when it exists). */
 export function subitensDe(files: TributosFiles, codigo: string): string[] {
-  const list = files.subitens
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (list[mid]! < codigo) lo = mid + 1
-    else hi = mid
-  }
-  const out: string[] = []
-  for (let i = lo; i < list.length && list[i]!.startsWith(codigo); i++) out.push(list[i]!)
-  return out
+  return startingWith(files.subitens, codigo)
 }
 
 export function openTributosStore(config: Config, log: Logger): Promise<TributosStore> {

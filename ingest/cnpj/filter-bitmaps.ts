@@ -19,10 +19,10 @@ export class FilterBitmapBuilder {
   private segments: Uint16Array[] = [new Uint16Array(SEGMENT)]
   private words = 0
   /** Start of each row's words (row = write index, in pass order). */
-  private starts = new Uint32Array(1 << 20)
+  private starts: Uint32Array
   /** Each row's capital (NaN: none) and opening date as YYYYMMDD (0: none), for the range checks. */
-  private capital = new Float64Array(1 << 20)
-  private abertura = new Uint32Array(1 << 20)
+  private capital: Float64Array
+  private abertura: Uint32Array
   private rows = 0
   private passStarts: [number, number][] = []
   private pass = -1
@@ -32,6 +32,18 @@ export class FilterBitmapBuilder {
   private runLength = new Uint32Array(1 << 16)
   private runPass = new Uint8Array(1 << 16)
   private runs = 0
+
+  /**
+   * `expectedRows`: the rows the index will have (the build counts them first), so the per-row
+   * arrays are allocated once at their size: grown by doubling, a national build (71.5 M rows)
+   * would hold arrays for 134 M, about 1 GB more at the peak.
+   */
+  constructor(expectedRows = 1 << 20) {
+    const n = Math.max(expectedRows, 1) + 1
+    this.starts = new Uint32Array(n)
+    this.capital = new Float64Array(n)
+    this.abertura = new Uint32Array(n)
+  }
 
   /** The write loop starts a pass (its rows get doc keys pass * PASS_UNIT + n, n from 0). */
   startPass(pass: number): void {
@@ -43,7 +55,8 @@ export class FilterBitmapBuilder {
   add(rank: number, tokens: (string | null)[], capital: number | null, abertura: number | null): void {
     const w = this.rows++
     if (w + 1 >= this.starts.length) {
-      this.starts = grow(this.starts, this.starts.length * 2)
+      // More rows than expected (a count that missed some): grow by half.
+      this.starts = grow(this.starts, Math.ceil(this.starts.length * 1.5))
       this.capital = grow(this.capital, this.starts.length)
       this.abertura = grow(this.abertura, this.starts.length)
     }

@@ -271,7 +271,7 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
   // Doc row: CNPJ, opening date as YYYYMMDD, capital in reais (the exact values the range filters check).
   const doc = (row: string[]) => [row[at.cnpj]!, row[at.abertura] ? Number(row[at.abertura]) : null, row[at.capital_social] ? Number(row[at.capital_social]) : null]
   // The filter words again as bitmaps in rowid order, for searches by filters alone (filter-bitmaps.ts).
-  const bitmaps = new FilterBitmapBuilder()
+  const bitmaps = new FilterBitmapBuilder(total)
   try {
     const n = await writeIndex(db, 'empresas', total, rows, names, filters, doc, { ...options, onPass: (pass) => bitmaps.startPass(pass) })
     db.exec('BEGIN')

@@ -275,11 +275,18 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
   try {
     const n = await writeIndex(db, 'empresas', total, rows, names, filters, doc, { ...options, onPass: (pass) => bitmaps.startPass(pass) })
     db.exec('BEGIN')
-    bitmaps.write(db, options)
     const slot = db.prepare('INSERT INTO filtro_cnae VALUES (?, ?)')
     for (const [cnae, n] of [...cnaeSlots].sort()) slot.run(cnae, n)
     const linhas = db.prepare('INSERT INTO filtro_linhas VALUES (?, ?)')
     for (const [token, n] of [...counts].sort()) linhas.run(token, n)
+    db.exec('COMMIT')
+    // The bitmaps last, at the end of the file: the server's prewarm reads the file up to where
+    // they start (filtro_meta), the names' index, and leaves them to the searches that use them.
+    const { page_count } = db.query('PRAGMA page_count').get() as { page_count: number }
+    const { page_size } = db.query('PRAGMA page_size').get() as { page_size: number }
+    db.exec('BEGIN')
+    bitmaps.write(db, options)
+    db.exec(`CREATE TABLE filtro_meta (chave TEXT PRIMARY KEY, valor INTEGER NOT NULL) WITHOUT ROWID; INSERT INTO filtro_meta VALUES ('inicio_bytes', ${page_count * page_size})`)
     db.exec('COMMIT')
     return n
   } finally {

@@ -105,6 +105,18 @@ describe('filter bitmaps', () => {
     }
   })
 
+  test('the bitmaps sit at the end of the file, after the part the prewarm reads (filtro_meta)', () => {
+    const start = (index.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number }).valor
+    const pageSize = (index.query('PRAGMA page_size').get() as { page_size: number }).page_size
+    // Their data pages (a table's root page may sit in front: auto-vacuum places roots first).
+    const pages = index.query("SELECT count(*) AS n, sum(pageno * ? < ?) AS before FROM dbstat WHERE name IN ('filtro_bloco', 'filtro_posicao', 'filtro_valor', 'filtro_grupo') AND pagetype <> 'internal'").get(pageSize, start) as { n: number; before: number }
+    expect(pages.n).toBeGreaterThan(100)
+    expect(pages.before).toBeLessThanOrEqual(4)
+    // And the name index before it: its words' lists are what the prewarm is for.
+    const fts = index.query("SELECT count(*) AS n, sum(pageno * ? >= ?) AS after FROM dbstat WHERE name = 'empresa_fts_data'").get(pageSize, start) as { n: number; after: number }
+    expect(fts.after / fts.n).toBeLessThan(0.01)
+  })
+
   test('every filter alone: the same total and pages as FTS5, with and without uf', async () => {
     let big = 0
     for (const f of filters)

@@ -22,6 +22,13 @@ describe('prewarm', () => {
     expect(await prewarm(file(), { budgetBytes: SIZE - 5 * 1024 * 1024 }).done).toMatchObject({ status: 'parcial', bytes: SIZE - 5 * 1024 * 1024 })
   })
 
+  test('only the first bytes asked (the part worth reading): read whole, not cut by the budget', async () => {
+    expect(await prewarm(file(), { budgetBytes: SIZE, upTo: 5 * 1024 * 1024 + 7 }).done).toMatchObject({ status: 'lido', bytes: 5 * 1024 * 1024 + 7 })
+    // Beyond the file, the file; a smaller budget still cuts it.
+    expect(await prewarm(file(), { budgetBytes: SIZE, upTo: 2 * SIZE }).done).toMatchObject({ status: 'lido', bytes: SIZE })
+    expect(await prewarm(file(), { budgetBytes: 1024 * 1024, upTo: 5 * 1024 * 1024 }).done).toMatchObject({ status: 'parcial', bytes: 1024 * 1024 })
+  })
+
   test('no budget left: nothing read', async () => {
     expect(await prewarm(file(), { budgetBytes: 0 }).done).toMatchObject({ status: 'pulado', bytes: 0 })
   })

@@ -33,12 +33,16 @@ export async function availableMemory(): Promise<number> {
 export const PREWARM_SHARE = 0.8
 const CHUNK = 4 * 1024 * 1024
 
-export function prewarm(path: string, options: { budgetBytes?: number } = {}): Prewarm {
+/**
+ * `upTo`: only the file's first bytes are worth reading (a part that serves rare requests sits at
+ * its end): reading them all is `lido`, as a whole file is.
+ */
+export function prewarm(path: string, options: { budgetBytes?: number; upTo?: number } = {}): Prewarm {
   let stopped = false
   const started = performance.now()
   const result = (status: PrewarmResult['status'], bytes: number): PrewarmResult => ({ status, bytes, seconds: (performance.now() - started) / 1000 })
   const done = (async () => {
-    const size = (await stat(path)).size
+    const size = Math.min((await stat(path)).size, options.upTo ?? Infinity)
     const budget = options.budgetBytes ?? PREWARM_SHARE * (await availableMemory())
     // A file bigger than the budget is read up to it: for random lookups, a part in memory
     // spares that share of the disk reads.

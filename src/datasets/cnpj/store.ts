@@ -104,6 +104,25 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
  * search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store holds the establishment cards
  * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners.
  */
+/**
+ * The bytes of the company name index before its filter bitmaps (filtro_meta, written by the
+ * build): the bitmaps serve filter-only searches, read and kept by the server's own cache
+ * (filter-bitmaps.ts), and reading them ahead would take that much page cache from the cards.
+ * Undefined for an index without them (read whole, as before).
+ */
+function searchIndexPart(path: string): number | undefined {
+  try {
+    const db = openImmutable(path)
+    try {
+      return (db.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number } | null)?.valor
+    } finally {
+      db.close()
+    }
+  } catch {
+    return undefined
+  }
+}
+
 function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): void } {
   let current: Prewarm | undefined
   let stopped = false
@@ -112,7 +131,7 @@ function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): v
     let budget = PREWARM_SHARE * (await availableMemory())
     for (const name of [SEARCH_FILE, PARTNER_SEARCH_FILE, CARDS_FILE, DUCKDB_FILE]) {
       if (stopped) return
-      current = prewarm(join(dir, name), { budgetBytes: budget })
+      current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? searchIndexPart(join(dir, name)) : undefined })
       const r = await current.done
       if (r.status === 'parado') return
       if (r.status === 'pulado') {

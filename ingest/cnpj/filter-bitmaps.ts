@@ -100,7 +100,7 @@ export class FilterBitmapBuilder {
    * month (and the early years' word) and chunk, the exact value of each of its rows, in the order
    * of its positions (what a range checks on the rows of a bucket or month only partly inside it).
    */
-  write(db: Database, options: { quiet?: boolean } = {}): { rows: number; blocks: number; bytes: number } {
+  write(db: Database, options: { quiet?: boolean } = {}): void {
     db.exec(`
       CREATE TABLE filtro_bloco (id INTEGER PRIMARY KEY, linhas INTEGER NOT NULL, dados BLOB NOT NULL);
       CREATE TABLE filtro_posicao (bloco INTEGER PRIMARY KEY, escritas BLOB NOT NULL);
@@ -145,8 +145,6 @@ export class FilterBitmapBuilder {
     const offset = new Uint32Array(FILTER_TOKEN_IDS)
     let lowValues = new Uint16Array(BITMAP_CHUNK * 24)
     let rowValues = new Float64Array(BITMAP_CHUNK * 24)
-    let blocks = 0
-    let bytes = 0
     const bar = progress('índice de filtros', n, { unit: 'rows', quiet: options.quiet })
     for (let chunk = 0; chunk * BITMAP_CHUNK < n; chunk++) {
       const first = chunk * BITMAP_CHUNK
@@ -185,21 +183,17 @@ export class FilterBitmapBuilder {
           data = new Uint8Array(bits.buffer)
         } else data = new Uint8Array(values.buffer, values.byteOffset, c * 2)
         insertBlock.run(bitmapRowid(id, chunk), c, data)
-        blocks++
-        bytes += data.byteLength
         const kind = kinds[id]
         if (kind) {
           const values = rowValues.slice(offset[id]! - c, offset[id]!)
           const stored = kind === 'capital' ? values : Uint32Array.from(values)
           insertValues.run(bitmapRowid(id, chunk), new Uint8Array(stored.buffer))
-          bytes += stored.byteLength
         }
         count[id] = 0
       }
       bar.add(end - first)
     }
     bar.done()
-    return { rows: n, blocks, bytes }
   }
 }
 

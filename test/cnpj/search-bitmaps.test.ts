@@ -167,6 +167,24 @@ describe('filter bitmaps', () => {
     }
   })
 
+  test('a month whose exact dates lost some rows is a damaged build too: 503, not a wrong count', async () => {
+    const broken = tempDir('dadosbr-badvalues-')
+    cpSync(dataDir, broken, { recursive: true, verbatimSymlinks: true })
+    const db = new Database(join(broken, 'cnpj', 'current', 'busca.sqlite'))
+    // June 2010's dates in its first chunk, one value short (still whole 4-byte values).
+    const june = filterTokenId(filterToken.aberturaMes(2010, 6))
+    const id = (db.query('SELECT id FROM filtro_valor WHERE id BETWEEN ? AND ? AND length(dados) >= 8 LIMIT 1').get(june * BITMAP_CHUNK, (june + 1) * BITMAP_CHUNK - 1) as { id: number }).id
+    db.query('UPDATE filtro_valor SET dados = substr(dados, 1, length(dados) - 4) WHERE id = ?').run(id)
+    db.close()
+    const app = (await testApp({ dataDir: broken })).app
+    try {
+      const r = await get(app, '/v1/cnpj/busca?abertura_de=2010-06-15&abertura_ate=2010-06-20')
+      expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
+    } finally {
+      app.close()
+    }
+  })
+
   test('three filters, and filters with porte or municipio', async () => {
     for (const q of ['simples=true&porte=demais&capital_min=1000000', 'natureza_juridica=2062&abertura_de=2015-01-01&capital_max=50000&uf=SP', `${filters[2]}&simples=true&abertura_de=2000-01-01`])
       expect((await same(q)).status).toBe(200)

@@ -9,7 +9,7 @@
 // (ingest/cnpj/filter-bitmaps.ts), and an index built before them is searched through FTS.
 import type { Database } from 'bun:sqlite'
 import { DamagedFileError } from '../../core/stores/file-check'
-import { CAPITAL_BUCKETS, DOC_KEY_UNIT, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
+import { CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
 import { lowerBound } from '../../core/sorted'
 
 /** Positions per chunk of a word's bitmap (the low 16 bits of a position address a row in its chunk). */
@@ -226,6 +226,12 @@ class Chunks {
           e.values![Number(rowid) % BITMAP_CHUNK] = valueKind(id) === 'capital' ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 8) : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4)
           bytes += dados.byteLength
         }
+        // One value per row of the word in each chunk: the searches index the values by the row's place.
+        for (let k = c; k <= last; k++) {
+          const container = e.containers[k]
+          const values = e.values![k]
+          if ((container ? rowsOf(container) : 0) !== (values ? values.length : 0)) throw new DamagedFileError(`índice de filtros: ${values?.length ?? 0} valores para as linhas da palavra ${id} no bloco ${k}`)
+        }
       }
       if (missingContainers || missingValues) this.cache.grew(e, bytes + 16 * (last - c + 1))
     }
@@ -238,11 +244,11 @@ class Chunks {
     return e.containers[chunk] ?? undefined
   }
 
-  /** The exact values of a word's rows in a chunk, in the order of its positions. */
-  valuesOf(id: number, chunk: number): Values | undefined {
+  /** The exact values of a word's rows in a chunk, in the order of its positions (one per row: checked as read). */
+  valuesOf(id: number, chunk: number): Values {
     const e = this.entries.get(id)!
     if (!e.values || e.values[chunk] === undefined) this.load(chunk, 1)
-    return e.values?.[chunk] ?? undefined
+    return e.values![chunk]!
   }
 }
 
@@ -256,6 +262,17 @@ function prefixOf(c: Uint32Array): Uint32Array {
     prefixes.set(c, prefix)
   }
   return prefix
+}
+
+/** Rows of a container. */
+const rowsOf = (c: Container) => (c instanceof Uint32Array ? prefixOf(c)[WORDS - 1]! + popcount(c[WORDS - 1]!) : c.length)
+
+/** Words [wl, wh) of `out` set to a term's rows: a word's, minus another's. */
+function termBits(out: Uint32Array, c: Container, minus: Container, wl: number, wh: number): Uint32Array {
+  out.fill(0, wl, wh)
+  apply(out, c, wl, wh)
+  apply(out, minus, wl, wh, true)
+  return out
 }
 
 const idOf = (t: string) => {
@@ -342,6 +359,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const clauses = s.clauses.map((c) => c.map((t) => ({ id: idOf(t.token), minus: t.minus ? idOf(t.minus) : undefined })))
   const without = s.without.map((t) => ({ id: idOf(t.token), minus: t.minus ? idOf(t.minus) : undefined }))
   const edges = s.edges === 'all' ? null : s.edges.map(idOf)
+  const edgeTest = (id: number) => (valueKind(id) === 'capital' ? s.check.capital : s.check.abertura)
   const all = new Set<number>()
   for (const t of [...clauses.flat(), ...without]) {
     all.add(t.id)
@@ -353,7 +371,6 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const acc = new Uint32Array(WORDS)
   const clause = new Uint32Array(WORDS)
   const term = new Uint32Array(WORDS)
-  const edge = new Uint32Array(WORDS)
   const scratch = clauses.map(() => new Uint32Array(WORDS))
   const excludedBits = new Uint32Array(WORDS)
   const ids: number[] = []
@@ -375,7 +392,8 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     return b.passId[i]! * PASS_UNIT + (w - b.passStart[i]!)
   }
   const rankOf = (p: number) => b.groupRank[lowerBound(b.groupStart, p + 1) - 1]!
-  const rowidOf = (p: number, key: number) => rankOf(p) + (key % DOC_KEY_UNIT)
+  // A doc key is below DOC_KEY_UNIT: rank + key is the rowid (layout.ts).
+  const rowidOf = (p: number, key: number) => rankOf(p) + key
 
   /**
    * A chunk where some clause has at most SPARSE_ROWS rows (a city, an activity, a month): its rows
@@ -406,9 +424,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       for (const t of terms) {
         if (!t.minus) apply(bits, t.c, wl, wh)
         else {
-          term.fill(0, wl, wh)
-          apply(term, t.c, wl, wh)
-          apply(term, t.minus, wl, wh, true)
+          termBits(term, t.c, t.minus, wl, wh)
           for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
         }
       }
@@ -430,10 +446,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     const isExcluded = !excluded.length ? null : excluded.length === 1 && !excluded[0]!.minus ? (o: number) => has(excluded[0]!.c, o) : union(excluded, excludedBits)
     const edgeHere = (edges ?? []).flatMap((e) => {
       const c = chunks.get(e, chunk)
-      if (!c) return []
-      const values = chunks.valuesOf(e, chunk)
-      if (!values) throw new DamagedFileError(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
-      return [{ c, values, prefix: c instanceof Uint32Array ? prefixOf(c) : null, test: valueKind(e) === 'capital' ? s.check.capital : s.check.abertura }]
+      return c ? [{ c, values: chunks.valuesOf(e, chunk), prefix: c instanceof Uint32Array ? prefixOf(c) : null, test: edgeTest(e) }] : []
     })
     const candidates: number[] = []
     for (const t of resolved[driver]!) {
@@ -524,9 +537,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
             const m = chunks.get(t.minus, chunk)
             if (!m) apply(target, c, wl, wh)
             else {
-              term.fill(0, wl, wh)
-              apply(term, c, wl, wh)
-              apply(term, m, wl, wh, true)
+              termBits(term, c, m, wl, wh)
               for (let i = wl; i < wh; i++) target[i]! |= term[i]!
             }
           }
@@ -541,9 +552,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         const m = t.minus === undefined ? undefined : chunks.get(t.minus, chunk)
         if (!m) apply(acc, c, wl, wh, true)
         else {
-          term.fill(0, wl, wh)
-          apply(term, c, wl, wh)
-          apply(term, m, wl, wh, true)
+          termBits(term, c, m, wl, wh)
           for (let i = wl; i < wh; i++) acc[i]! &= ~term[i]!
         }
       }
@@ -552,17 +561,9 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       if (last & 31) acc[wh - 1]! &= (1 << (last & 31)) - 1
       // The rows of an edge word (a bucket or month only partly inside a range) whose exact value
       // falls outside it are removed; with 'all', every row is checked on its doc row below.
-      if (edges === null) edge.fill(0xffffffff, wl, wh)
-      else {
-        edge.fill(0, wl, wh)
-        for (const e of edges) {
-          const c = chunks.get(e, chunk)
-          if (!c) continue
-          const values = chunks.valuesOf(e, chunk)
-          if (!values || values.length !== (c instanceof Uint32Array ? prefixOf(c)[WORDS - 1]! + popcount(c[WORDS - 1]!) : c.length))
-            throw new DamagedFileError(`índice de filtros sem os valores da palavra ${e} no bloco ${chunk}`)
-          removeFailing(acc, c, values, valueKind(e) === 'capital' ? s.check.capital : s.check.abertura, wl, wh)
-        }
+      for (const e of edges ?? []) {
+        const c = chunks.get(e, chunk)
+        if (c) removeFailing(acc, c, chunks.valuesOf(e, chunk), edgeTest(e), wl, wh)
       }
       // In slices of 2048 positions: counted, and the page's rows taken.
       for (let s0 = wl; s0 < wh && !(collected >= need && total >= cap); s0 += 64) {
@@ -573,9 +574,9 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
         for (let i = s0; i < se; i++) {
           const a = acc[i]!
           if (!a) continue
-          const maybe = a & edge[i]!
-          const certain = a & ~edge[i]!
-          if (!collecting) sure += popcount(certain)
+          // With 'all', every row still needs its doc row's check.
+          const maybe = edges === null ? a : 0
+          if (!collecting) sure += popcount(a & ~maybe)
           if (maybe || collecting) {
             for (let x = a; x; x &= x - 1) {
               const bit = 31 - Math.clz32(x & -x)

@@ -397,18 +397,19 @@ export async function busca(files: CnpjFiles, q: Out<typeof BuscaQuery>): Promis
 /** A plan's filters as the bitmaps read them: the same words, and the exact range checks on the rows of its edge words. */
 function bitmapSearch(plan: FilterPlan) {
   const p = plan.params
+  const capital = (v: number) => (p.$capital_min === undefined || v >= p.$capital_min) && (p.$capital_max === undefined || v <= p.$capital_max)
+  const abertura = (v: number) => (p.$de === undefined || v >= p.$de) && (p.$ate === undefined || v <= p.$ate)
+  const asksCapital = p.$capital_min !== undefined || p.$capital_max !== undefined
+  const asksAbertura = p.$de !== undefined || p.$ate !== undefined
   return {
     clauses: plan.clauses,
     without: plan.excluded,
     edges: plan.edgeWords,
     check: {
-      capital: (v: number) => (p.$capital_min === undefined || v >= p.$capital_min) && (p.$capital_max === undefined || v <= p.$capital_max),
-      abertura: (v: number) => (p.$de === undefined || v >= p.$de) && (p.$ate === undefined || v <= p.$ate),
-      row: (capital: number | null, abertura: number | null) =>
-        (p.$capital_min === undefined || (capital !== null && capital >= p.$capital_min)) &&
-        (p.$capital_max === undefined || (capital !== null && capital <= p.$capital_max)) &&
-        (p.$de === undefined || (abertura !== null && abertura >= p.$de)) &&
-        (p.$ate === undefined || (abertura !== null && abertura <= p.$ate)),
+      capital,
+      abertura,
+      // A doc row: a range asked excludes a row with no value.
+      row: (c: number | null, a: number | null) => (!asksCapital || (c !== null && capital(c))) && (!asksAbertura || (a !== null && abertura(a))),
     },
   }
 }

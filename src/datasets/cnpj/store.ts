@@ -95,6 +95,18 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
 }
 
 /**
+ * The bytes of the company name index before its filter bitmaps (filtro_meta, written by the
+ * build): the bitmaps serve filter-only searches, read and kept by the server's own cache
+ * (filter-bitmaps.ts), and reading them ahead would take that much page cache from the cards.
+ * Undefined for an index without them (read whole, as before).
+ */
+function searchIndexPart(search: Database): number | undefined {
+  const has = search.query("SELECT 1 FROM sqlite_master WHERE name = 'filtro_meta'").get()
+  if (!has) return undefined
+  return (search.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number } | null)?.valor
+}
+
+/**
  * Reads the served files into the OS page cache, most valuable first, while the running total fits
  * in PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free,
  * so it is not re-read between files: a later file would evict an earlier, hotter one); the file
@@ -104,26 +116,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
  * search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store holds the establishment cards
  * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners.
  */
-/**
- * The bytes of the company name index before its filter bitmaps (filtro_meta, written by the
- * build): the bitmaps serve filter-only searches, read and kept by the server's own cache
- * (filter-bitmaps.ts), and reading them ahead would take that much page cache from the cards.
- * Undefined for an index without them (read whole, as before).
- */
-function searchIndexPart(path: string): number | undefined {
-  try {
-    const db = openImmutable(path)
-    try {
-      return (db.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number } | null)?.valor
-    } finally {
-      db.close()
-    }
-  } catch {
-    return undefined
-  }
-}
-
-function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): void } {
+function startPrewarm(dir: string, referencia: string, search: Database, log: Logger): { stop(): void } {
   let current: Prewarm | undefined
   let stopped = false
   const gb = (bytes: number) => Math.round(bytes / 1e8) / 10
@@ -131,7 +124,7 @@ function startPrewarm(dir: string, referencia: string, log: Logger): { stop(): v
     let budget = PREWARM_SHARE * (await availableMemory())
     for (const name of [SEARCH_FILE, PARTNER_SEARCH_FILE, CARDS_FILE, DUCKDB_FILE]) {
       if (stopped) return
-      current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? searchIndexPart(join(dir, name)) : undefined })
+      current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? searchIndexPart(search) : undefined })
       const r = await current.done
       if (r.status === 'parado') return
       if (r.status === 'pulado') {
@@ -162,7 +155,7 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
       const dir = resolve(root, target)
       const files = await openFiles(dir)
       log.info('cadastro CNPJ carregado', { referencia: files.referencia, pasta: target })
-      if (config.prewarm) files.prewarm = startPrewarm(dir, files.referencia, log)
+      if (config.prewarm) files.prewarm = startPrewarm(dir, files.referencia, files.search, log)
       return files
     },
     close: (files) => {

@@ -7,7 +7,7 @@
 // bitmaps are written one chunk of positions at a time.
 import type { Database } from 'bun:sqlite'
 import { progress } from '../lib/progress'
-import { BITMAP_CHUNK, BITMAP_DENSE, FILTER_TOKEN_IDS, filterTokenId, MAP_BLOCK, bitmapRowid, valueKind } from '../../src/datasets/cnpj/filter-bitmaps'
+import { BITMAP_CHUNK, BITMAP_DENSE, FILTER_TOKEN_IDS, filterTokenId, MAP_BLOCK, bitmapRowid, SPANS_OF, valueKind } from '../../src/datasets/cnpj/filter-bitmaps'
 
 /** Word ids are kept in segments: one typed array for a national build's ~800 M words would pass the engine's limits. */
 const SEGMENT = 1 << 24
@@ -99,6 +99,7 @@ export class FilterBitmapBuilder {
    * filtro_grupo (the first position of each rank); and filtro_valor, per capital bucket, opening
    * month (and the early years' word) and chunk, the exact value of each of its rows, in the order
    * of its positions (what a range checks on the rows of a bucket or month only partly inside it).
+   * Every capital bucket's and opening year's rows also go to its span words (SPANS_OF).
    */
   write(db: Database, options: { quiet?: boolean } = {}): void {
     db.exec(`
@@ -158,6 +159,14 @@ export class FilterBitmapBuilder {
           if (count[id] === 0) touched.push(id)
           count[id]!++
           total++
+          // A bucket's or year's rows are also its spans' (SPANS_OF): written here, not kept per row.
+          const spans = SPANS_OF[id]
+          if (spans)
+            for (const x of spans) {
+              if (count[x] === 0) touched.push(x)
+              count[x]!++
+              total++
+            }
         }
       }
       touched.sort((a, b) => a - b)
@@ -171,6 +180,8 @@ export class FilterBitmapBuilder {
           const kind = kinds[id]
           if (kind) rowValues[offset[id]!] = kind === 'capital' ? this.capital[w]! : this.abertura[w]!
           lowValues[offset[id]!++] = p - first
+          const spans = SPANS_OF[id]
+          if (spans) for (const x of spans) lowValues[offset[x]!++] = p - first
         }
       }
       for (const id of touched) {

@@ -11,6 +11,7 @@ import { progress } from '../lib/progress'
 import { partitionRelation, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 import { FilterBitmapBuilder } from './filter-bitmaps'
+import { filterTokenId, filterTokenOf, SPANS_OF } from '../../src/datasets/cnpj/filter-bitmaps'
 
 const list = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`
 /**
@@ -278,6 +279,8 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
     const slot = db.prepare('INSERT INTO filtro_cnae VALUES (?, ?)')
     for (const [cnae, n] of [...cnaeSlots].sort()) slot.run(cnae, n)
     const linhas = db.prepare('INSERT INTO filtro_linhas VALUES (?, ?)')
+    // The span words' rows (the bitmaps' only, SPANS_OF): the planner uses those an index has.
+    for (const [token, n] of [...counts]) for (const id of SPANS_OF[filterTokenId(token)] ?? []) counts.set(filterTokenOf(id), (counts.get(filterTokenOf(id)) ?? 0) + n)
     for (const [token, n] of [...counts].sort()) linhas.run(token, n)
     db.exec('COMMIT')
     // The bitmaps last, at the end of the file: the server's prewarm reads the file up to where

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { capitalBucket, capitalBucketFloor, filterToken, openingYearSlot } from '../../src/datasets/cnpj/layout'
 import { matchOf, planFilters, type FilterStats } from '../../src/datasets/cnpj/search-filters'
+import { filterTokenId, filterTokenOf, SPANS_OF } from '../../src/datasets/cnpj/filter-bitmaps'
 
 /**
  * An index of 1000 rows: capital buckets 0-30 with 20 rows each (and the floor of bucket 20),
@@ -18,7 +19,14 @@ function stats(): FilterStats {
   }
   rows.set(filterToken.cnae(0), 50)
   rows.set(filterToken.cnaeSecundario(0), 40)
-  return { rows, cnaeSlot: new Map([['4771701', 0]]), total: 1000 }
+  return { rows, cnaeSlot: new Map([['4771701', 0]]), total: 1000, spans: false }
+}
+
+/** The same index built with span words (their rows: the sum of their buckets' or years'). */
+function withSpanWords(): FilterStats {
+  const s = stats()
+  for (const [token, n] of [...s.rows]) for (const id of SPANS_OF[filterTokenId(token)] ?? []) s.rows.set(filterTokenOf(id), (s.rows.get(filterTokenOf(id)) ?? 0) + n)
+  return { ...s, spans: true }
 }
 const q = (t: string) => `"${t}"`
 const or = (ts: string[]) => (ts.length === 1 ? ts[0]! : `(${ts.join(' OR ')})`)
@@ -106,6 +114,28 @@ describe('planFilters', () => {
     expect(planFilters(early, { abertura_ate: '1940-05-01' }).edgeWords).toEqual([filterToken.abertura(0)])
     // A long range by its complement: the months of both bounds are checked.
     expect(planFilters(stats(), { abertura_de: '1995-02-10', abertura_ate: '2024-11-20' }).edgeWords).toEqual([filterToken.aberturaMes(1995, 2), filterToken.aberturaMes(2024, 11)])
+  })
+
+  test('with span words, a run of whole buckets or years is the fewest aligned spans; the FTS words stay plain', () => {
+    const spans = withSpanWords()
+    const plan = planFilters(spans, { natureza_juridica: '2062', capital_min: 1234.56, capital_max: 1000000, abertura_de: '2010-06-15' })
+    // Buckets 11-19: 11 alone, 12-15 and 16-19 (level 2); years 2011-2026 (slots 62-77, nothing after
+    // them in this index): 62-63 and 64-127 (levels 1 and 6), the empty spans beyond left out.
+    expect(plan.clauses).toEqual([
+      [{ token: filterToken.natureza('2062')! }],
+      [{ token: filterToken.capitalPiso(20) }, { token: filterToken.capital(11) }, { token: filterToken.capitalFaixa(2, 3) }, { token: filterToken.capitalFaixa(2, 4) }],
+      [...[6, 7, 8, 9, 10, 11, 12].map((m) => ({ token: filterToken.aberturaMes(2010, m) })), { token: filterToken.aberturaFaixa(1, 31) }, { token: filterToken.aberturaFaixa(6, 1) }],
+    ])
+    expect(plan.words).toEqual(planFilters(stats(), { natureza_juridica: '2062', capital_min: 1234.56, capital_max: 1000000, abertura_de: '2010-06-15' }).words)
+    // The complement too: buckets 21-30 (21, 22-23, 24-31; 32-63 hold no row); a term minus its floor stays as it is.
+    spans.rows.set(filterToken.capital(0), 600)
+    expect(planFilters(spans, { capital_max: 1000000 }).excluded).toEqual([
+      { token: filterToken.semCapital },
+      { token: filterToken.capital(20), minus: filterToken.capitalPiso(20) },
+      { token: filterToken.capital(21) }, { token: filterToken.capitalFaixa(1, 11) }, { token: filterToken.capitalFaixa(3, 3) },
+    ])
+    // A span's rows are its buckets' (the build's SPANS_OF): 12-15 hold 4 x 20.
+    expect(spans.rows.get(filterToken.capitalFaixa(2, 3))).toBe(80)
   })
 
   test('a range no bucket of which has rows matches nothing', () => {

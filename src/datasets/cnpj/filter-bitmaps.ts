@@ -9,7 +9,7 @@
 // (ingest/cnpj/filter-bitmaps.ts), and an index built before them is searched through FTS.
 import type { Database } from 'bun:sqlite'
 import { DamagedFileError } from '../../core/stores/file-check'
-import { CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
+import { CAPITAL_BUCKETS, CAPITAL_SPAN_LEVELS, filterToken, FIRST_OPENING_YEAR, OPENING_SPAN_LEVELS, OPENING_YEAR_SLOTS, PASS_UNIT } from './layout'
 import { lowerBound } from '../../core/sorted'
 
 /** Positions per chunk of a word's bitmap (the low 16 bits of a position address a row in its chunk). */
@@ -29,6 +29,9 @@ export function filterTokenId(token: string): number {
   return token.length === 2 && c !== undefined && c >= PRIVATE_USE && c < PRIVATE_USE + FILTER_TOKEN_IDS ? c - PRIVATE_USE : -1
 }
 
+/** The filter word of an id (filterTokenId's inverse). */
+export const filterTokenOf = (id: number) => String.fromCodePoint(PRIVATE_USE + id)
+
 const CAPITAL_IDS = [filterTokenId(filterToken.capital(0)), filterTokenId(filterToken.capital(CAPITAL_BUCKETS - 1))] as const
 const MONTH_IDS = [filterTokenId(filterToken.aberturaMes(FIRST_OPENING_YEAR, 1)), filterTokenId(filterToken.aberturaMes(FIRST_OPENING_YEAR + OPENING_YEAR_SLOTS - 1, 12))] as const
 const EARLY_YEARS_ID = filterTokenId(filterToken.abertura(0))
@@ -42,6 +45,20 @@ export function valueKind(id: number): 'capital' | 'abertura' | null {
   if (id === EARLY_YEARS_ID || (id >= MONTH_IDS[0] && id <= MONTH_IDS[1])) return 'abertura'
   return null
 }
+
+/**
+ * The span words (filterToken.capitalFaixa, aberturaFaixa) whose rows include those of each word: a
+ * capital bucket's and an opening-year slot's, one per level; null for any other word. The build
+ * gives a row these besides its own words (ingest/cnpj/filter-bitmaps.ts).
+ */
+export const SPANS_OF: readonly (readonly number[] | null)[] = (() => {
+  const out: (number[] | null)[] = new Array(FILTER_TOKEN_IDS).fill(null)
+  for (let b = 0; b < CAPITAL_BUCKETS; b++)
+    out[filterTokenId(filterToken.capital(b))] = Array.from({ length: CAPITAL_SPAN_LEVELS }, (_, i) => filterTokenId(filterToken.capitalFaixa(i + 1, b >> (i + 1))))
+  for (let s = 0; s < OPENING_YEAR_SLOTS; s++)
+    out[filterTokenId(filterToken.abertura(s))] = Array.from({ length: OPENING_SPAN_LEVELS }, (_, i) => filterTokenId(filterToken.aberturaFaixa(i + 1, s >> (i + 1))))
+  return out
+})()
 
 /** The rowid of a word's chunk in filtro_bloco: one word's chunks are one rowid range. */
 export const bitmapRowid = (id: number, chunk: number) => id * BITMAP_CHUNK + chunk

@@ -114,6 +114,9 @@ export const CNAE_SLOTS = 0x3ffe
 /** Capital buckets and opening-year slots in use (see capitalBucket, openingYearSlot). */
 export const CAPITAL_BUCKETS = 64
 export const OPENING_YEAR_SLOTS = 152
+/** Levels of the span words (filterToken.capitalFaixa, aberturaFaixa): blocks of up to 32 buckets, 128 year slots. */
+export const CAPITAL_SPAN_LEVELS = 5
+export const OPENING_SPAN_LEVELS = 7
 export const filterToken = {
   qualquer: at(0),
   /** The row's Simples/MEI state (simplesState): every row holds one of the four. */
@@ -128,6 +131,14 @@ export const filterToken = {
   abertura: (slot: number) => at(0x400 + slot),
   /** The opening month (1-12) of a year from FIRST_OPENING_YEAR on. */
   aberturaMes: (year: number, month: number) => at(0x600 + (year - FIRST_OPENING_YEAR) * 12 + month - 1),
+  /**
+   * Spans, in the filter bitmaps only (not in the FTS index): the rows of 2^level consecutive capital
+   * buckets (level 1-CAPITAL_SPAN_LEVELS) or opening-year slots (level 1-OPENING_SPAN_LEVELS), block
+   * `index` of its level, numbered as the nodes of a binary tree over the buckets or slots. A range
+   * of 50 years is then ~5 words instead of 50 (search-filters.ts, withSpans).
+   */
+  capitalFaixa: (level: number, index: number) => at(0x200 + (64 >> level) + index),
+  aberturaFaixa: (level: number, index: number) => at(0xe00 + (256 >> level) + index),
   municipio: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x1000 + n) },
   natureza: (text: string) => { const n = code(text, 4); return n === null ? null : at(0x5000 + n) },
   cnae: (slot: number) => at(0x8000 + slot),

@@ -5,8 +5,8 @@
 // covers, plus an exact check of the doc row where a bucket lies partly outside it; or, when it
 // holds most rows, only that check, on the rows the rest of the expression reads.
 import type { Database } from 'bun:sqlite'
-import type { Term } from './filter-bitmaps'
-import { capitalBucket, capitalBucketFloor, CAPITAL_BUCKETS, filterToken, FIRST_OPENING_YEAR, OPENING_YEAR_SLOTS, openingYearSlot } from './layout'
+import { filterTokenId, filterTokenOf, SPANS_OF, type Term } from './filter-bitmaps'
+import { capitalBucket, capitalBucketFloor, CAPITAL_BUCKETS, CAPITAL_SPAN_LEVELS, filterToken, FIRST_OPENING_YEAR, OPENING_SPAN_LEVELS, OPENING_YEAR_SLOTS, openingYearSlot } from './layout'
 
 /** What an index knows of its filter words: rows holding each, and the slot of each CNAE. */
 export interface FilterStats {
@@ -14,6 +14,8 @@ export interface FilterStats {
   cnaeSlot: Map<string, number>
   /** Rows of the index (every row holds `qualquer`). */
   total: number
+  /** Whether its bitmaps have the span words (filterToken.capitalFaixa, aberturaFaixa; built since 2026-11-28). */
+  spans: boolean
 }
 
 const statsByIndex = new WeakMap<Database, FilterStats>()
@@ -22,10 +24,70 @@ export function filterStats(index: Database): FilterStats {
   if (!stats) {
     const rows = new Map((index.query('SELECT token, linhas FROM filtro_linhas').values() as [string, number][]).map(([t, n]) => [t, Number(n)]))
     const cnaeSlot = new Map((index.query('SELECT cnae, slot FROM filtro_cnae').values() as [string, number][]).map(([c, n]) => [c, Number(n)]))
-    stats = { rows, cnaeSlot, total: rows.get(filterToken.qualquer) ?? 0 }
+    const spans = [...rows.keys()].some((t) => SPAN_WORDS.has(t))
+    stats = { rows, cnaeSlot, total: rows.get(filterToken.qualquer) ?? 0, spans }
     statsByIndex.set(index, stats)
   }
   return stats
+}
+
+/** A family of ordered words with span words over them: capital buckets, opening-year slots. */
+interface SpanFamily {
+  slots: number
+  levels: number
+  word: (slot: number) => string
+  span: (level: number, index: number) => string
+}
+const FAMILIES: SpanFamily[] = [
+  { slots: CAPITAL_BUCKETS, levels: CAPITAL_SPAN_LEVELS, word: filterToken.capital, span: filterToken.capitalFaixa },
+  { slots: OPENING_YEAR_SLOTS, levels: OPENING_SPAN_LEVELS, word: filterToken.abertura, span: filterToken.aberturaFaixa },
+]
+/** Each family word: its family and slot. */
+const FAMILY_WORDS = new Map(FAMILIES.flatMap((f, k) => Array.from({ length: f.slots }, (_, slot) => [f.word(slot), [k, slot] as const])))
+const SPAN_WORDS = new Set(FAMILIES.flatMap((f) => Array.from({ length: f.slots }, (_, slot) => (SPANS_OF[filterTokenId(f.word(slot))] ?? []).map(filterTokenOf)).flat()))
+
+/**
+ * A range's terms for the bitmaps, with every run of buckets or years it takes whole read as the
+ * fewest span words (blocks of 2^k aligned slots) instead of one word each: 50 years, ORed per chunk
+ * word by word, were three quarters of a search's time. A slot with no rows in the index joins
+ * any run (it adds none), and a span with no rows is left out. The same rows as `terms`: the FTS
+ * search keeps the plain words, and the tests compare the two (test/cnpj/search-bitmaps.test.ts).
+ */
+export function withSpans(stats: FilterStats, terms: Term[]): Term[] {
+  if (!stats.spans) return terms
+  const out: Term[] = []
+  const taken = FAMILIES.map(() => new Set<number>())
+  for (const t of terms) {
+    const at = t.minus ? undefined : FAMILY_WORDS.get(t.token)
+    if (at) taken[at[0]]!.add(at[1])
+    else out.push(t)
+  }
+  FAMILIES.forEach((f, k) => {
+    const set = taken[k]!
+    if (!set.size) return
+    const covered = (slot: number) => set.has(slot) || !stats.rows.has(f.word(slot))
+    let slot = 0
+    while (slot < f.slots) {
+      if (!set.has(slot)) {
+        slot++
+        continue
+      }
+      // The run holding this slot: back over empty slots to its start, then on to its end.
+      let a = slot
+      while (a > 0 && covered(a - 1)) a--
+      let b = slot
+      while (b + 1 < f.slots && covered(b + 1)) b++
+      for (let x = a; x <= b; ) {
+        let level = f.levels
+        while (level > 0 && (x % (1 << level) !== 0 || x + (1 << level) - 1 > b)) level--
+        const word = level ? f.span(level, x >> level) : f.word(x)
+        if (stats.rows.has(word)) out.push({ token: word })
+        x += 1 << level
+      }
+      slot = b + 1
+    }
+  })
+  return out
 }
 
 /** The filters as they arrive (validated by BuscaQuery). */
@@ -178,8 +240,8 @@ function openingRange(stats: FilterStats, de: string | undefined, ate: string | 
 /** The plan of a search's filters (the name's words, if any, are ANDed with them by matchOf). */
 export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
   const plan: FilterPlan = { words: [], without: [], checks: [], params: {}, nada: false, clauses: [], excluded: [], edgeWords: [] }
-  const word = (terms: Term[]) => {
-    plan.clauses.push(terms)
+  const word = (terms: Term[], bitmapTerms = terms) => {
+    plan.clauses.push(bitmapTerms)
     plan.words.push(anyOf(terms.map(fts)))
   }
   const cnae = (code: string, token: (slot: number) => string): string[] => {
@@ -225,11 +287,11 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
     // Its own words when few and holding less than half the rows; else what lies outside it, when
     // few; else only the check of each doc row read.
     if (r.words && (r.rows < stats.total / 2 || !r.outside)) {
-      word(r.words)
+      word(r.words, withSpans(stats, r.words))
       plan.checks.push(...r.edges)
       if (plan.edgeWords !== 'all') plan.edgeWords.push(...r.edgeWords)
     } else if (r.outside) {
-      plan.excluded.push(...r.outside)
+      plan.excluded.push(...withSpans(stats, r.outside))
       plan.without.push(...r.outside.map(fts))
       plan.checks.push(...r.edges)
       if (plan.edgeWords !== 'all') plan.edgeWords.push(...r.edgeWords)

@@ -21,7 +21,7 @@ import { sqlString } from '../lib/sql'
 import { partitionRelation, partitionSelect, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 import { attachIbgeCodes, municipiosTableIn, MunicipiosTableError, readMunicipiosTable, type MunicipiosRecord } from './municipios'
-import { buildHistory, planHistory, type HistorySummary } from './history'
+import { buildHistory, planHistory, writeFingerprints, type HistorySummary } from './history'
 
 export interface SourceFile {
   zip: string
@@ -357,6 +357,9 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
         await conn.run(`SET threads = ${plan.duckdbThreads}`)
         await splitPartitions(conn, work)
+        // The month's fingerprints, for its comparison with the month before (now or next month):
+        // made here, with its tables in memory and in the page cache (history.ts).
+        await writeFingerprints(conn, String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]), work)
         // The served file is complete. The cards are built from the Parquet partitions by a fresh
         // in-memory DuckDB, so the memory the load held goes back to the system before the children
         // start (lowering memory_limit evicts buffers but keeps the allocator's memory).

@@ -111,18 +111,21 @@ export async function partAnswers(which: 'cnpj' | 'integridade', format: Format,
     child: Subprocess<'pipe', 'pipe', 'pipe'>
     waiting: { resolve: (a: AnswerText[]) => void; reject: (e: Error) => void }[]
     failed: Error | null
-    read: Promise<void>
+    /** Settles once the helper has exited and what it said is read. */
+    gone: Promise<void>
   }
   const helpers: Helper[] = []
   for (let k = 0; k < count; k++) {
     const child = Bun.spawn([...selfCommand(), '_consultar-parte', which, '--formato', format, '--data', dataDir], { env: childEnv(), stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
-    const h: Helper = { child, waiting: [], failed: null, read: Promise.resolve() }
-    h.read = eachBatch(child.stdout, (got) => h.waiting.shift()?.resolve(got))
-    void child.exited.then(async (code) => {
-      await h.read.catch(() => {})
+    const h: Helper = { child, waiting: [], failed: null, gone: Promise.resolve() }
+    const read = eachBatch(child.stdout, (got) => h.waiting.shift()?.resolve(got))
+    // Read as it comes: a helper that wrote more than a pipe holds would otherwise block.
+    const said = new Response(child.stderr).text()
+    h.gone = child.exited.then(async (code) => {
+      await read.catch(() => {})
       if (code === 0 && !h.waiting.length) return
-      const said = (await new Response(child.stderr).text()).trim().split('\n').at(-1)
-      h.failed = new Error(`um processo de consulta saiu (${child.signalCode ?? `código ${code}`})${said ? `: ${said}` : ''}; rode de novo, ou com --processos 1`)
+      const last = (await said).trim().split('\n').at(-1)
+      h.failed = new Error(`um processo de consulta saiu (${child.signalCode ?? `código ${code}`})${last ? `: ${last}` : ''}; rode de novo, ou com --processos 1`)
       for (const w of h.waiting.splice(0)) w.reject(h.failed)
     })
     helpers.push(h)
@@ -147,7 +150,7 @@ export async function partAnswers(which: 'cnpj' | 'integridade', format: Format,
           // Already gone: its exit says why.
         }
       }
-      await Promise.all(helpers.map((h) => h.child.exited))
+      await Promise.all(helpers.map((h) => h.gone))
       const failed = helpers.find((h) => h.failed)?.failed
       if (failed) throw failed
     },

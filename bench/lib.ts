@@ -15,8 +15,8 @@ export function machineLoad(): string {
 }
 
 /**
- * Runs a command to its end: wall seconds, CPU seconds (user + system), the peak resident memory of
- * its process (sampled every 50 ms) and the last line it printed. A failure throws with its output.
+ * Runs a command to its end: wall seconds, CPU seconds (user + system, its waited-for children's
+ * included), the peak resident memory of its process tree (sampled every 50 ms) and the last line it printed. A failure throws with its output.
  */
 export async function timed(cmd: string[]) {
   const started = performance.now()

@@ -15,15 +15,17 @@ export function machineLoad(): string {
 }
 
 /**
- * Runs a command to its end: wall seconds, CPU seconds (user + system), the peak resident memory of
- * its process (sampled every 50 ms) and the last line it printed. A failure throws with its output.
+ * Runs a command to its end: wall seconds, CPU seconds (user + system, its waited-for children's
+ * included), the peak resident memory of its process tree (sampled every 50 ms) and the last line it printed. A failure throws with its output.
  */
 export async function timed(cmd: string[]) {
   const started = performance.now()
   const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe' })
   let peak = 0
+  // The process's own high-water mark, or the sum of its tree (consultar's helper processes) when larger.
   const sampler = setInterval(() => {
     try { peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024) } catch {}
+    peak = Math.max(peak, [...treeRss(proc.pid).values()].reduce((a, b) => a + b, 0))
   }, 50)
   const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
   await proc.exited

@@ -39,6 +39,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   historico: async () => (await import('./cli/historico')).historico,
   // Internal, not in the help: the ingest's name index, run in a process of its own.
   '_indice-de-nomes': async () => (await import('./cli/ingest')).indiceDeNomes,
+  // Internal: a helper process of `consultar` (src/cli/consultar-parts.ts).
+  '_consultar-parte': async () => (await import('./cli/consultar-parts')).consultarParte,
 }
 
 /**

@@ -4,29 +4,25 @@
 // gives, or why not (invalid, not found, blank line); repeated CNPJs are answered again and say the
 // line they repeat. Progress with ETA on stderr, a summary at the end; exit 0 unless the command
 // itself is misused (no --arquivo, an unreadable file, an output of unknown kind, no data built).
+// A long list is answered by helper processes, one per core (consultar-parts.ts): this process
+// reads the list and writes the rows in order, they look the CNPJs up and write their answers.
 import { existsSync, statSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
-import { ZodArray, ZodNullable, ZodObject, ZodOptional, type z } from 'zod'
 import { progress } from '../../ingest/lib/progress'
-import { loadConfig } from '../core/config'
 import { itemDoLote } from '../core/lote'
-import { createLogger } from '../core/log'
 import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
 import { normalizeHeader } from '../core/text/header'
-import { Empresa } from '../datasets/cnpj/model'
-import { cartaoJson, notFound } from '../datasets/cnpj/service'
-import { cardCells } from '../datasets/cnpj/card-json'
-import { openCnpjStore } from '../datasets/cnpj/store'
-import { LISTAS } from '../datasets/integridade/layout'
-import { triagemJson } from '../datasets/integridade/service'
-import { openIntegridadeStore } from '../datasets/integridade/store'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
+import { cnpjBase, csvField, integridadeBase, type Base } from './consultar-bases'
+import { machineCores } from '../core/cores'
+import { localAnswers, partAnswers, type AnswerText, type Answers } from './consultar-parts'
 
 const SPECS: FlagSpec[] = [
   { name: '--arquivo', value: true, help: 'a lista: .txt (um CNPJ por linha) ou .csv (a coluna cujo cabeçalho tem CNPJ, senão a primeira); obrigatória' },
   { name: '--saida', value: true, help: 'onde escrever: x.jsonl (uma linha JSON por linha da lista) ou x.csv (colunas planas); sem ela, JSONL na saída padrão' },
   { name: '--data', value: true, help: 'pasta dos dados (padrão ./data) [DADOSBR_DATA]' },
   { name: '--quiet', value: false, help: 'sem barra de progresso nem resumo' },
+  { name: '--processos', value: true, help: 'processos que consultam a base (padrão: um por núcleo numa lista de mais de 1 MB, senão 1)' },
 ]
 
 export const CONSULTAR_HELP = usage(
@@ -51,20 +47,10 @@ interface Row {
   resultadoJson?: string | Uint8Array
   erro?: { codigo: string; mensagem: string }
   repete_linha?: number
-  /** The answer as CSV cells, in the base's `columns` order (--saida x.csv). */
-  celulas?: string[]
-}
-
-type Format = 'jsonl' | 'csv'
-
-/** A base's answer to one valid CNPJ: the route's JSON (JSONL) or its CSV cells (CSV), and whether it was found. */
-type Answer = Pick<Row, 'encontrado' | 'resultadoJson' | 'celulas' | 'erro'>
-
-/** A base: its answer to one valid CNPJ, in the output's format, and its CSV columns. */
-interface Base {
-  answer(cnpj: string, format: Format): Answer
-  columns: string[]
-  close(): Promise<void>
+  /** The answer as CSV text: its cells, in the base's `columns` order, joined (--saida x.csv). */
+  celulas?: string
+  /** Whether the answer is still to come (a valid CNPJ). */
+  pergunta?: boolean
 }
 
 // ---- the list ----
@@ -114,87 +100,7 @@ async function* counted(path: string, onBytes: (n: number) => void): AsyncGenera
   }
 }
 
-// ---- the bases ----
-
-/** The dotted column names of a zod object (what flatten gives its values). */
-function columnsOf(schema: z.ZodType, prefix = ''): string[] {
-  if (schema instanceof ZodArray) return [prefix]
-  if (schema instanceof ZodNullable || schema instanceof ZodOptional) return columnsOf(schema.unwrap() as z.ZodType, prefix)
-  if (!(schema instanceof ZodObject)) return [prefix]
-  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([k, v]) => columnsOf(v, prefix ? `${prefix}.${k}` : k))
-}
-
-/**
- * The files a store has open now, held for the whole list (a month swapped in meanwhile is not
- * mixed in): `release` lets the store close them. Fails as the store's use() fails (no data).
- */
-async function hold<F>(use: (fn: (files: F) => Promise<void>) => Promise<void>): Promise<{ files: F; release: () => void }> {
-  let release!: () => void
-  const held = new Promise<void>((done) => (release = done))
-  let files!: F
-  let ready!: () => void
-  const opened = new Promise<void>((done) => (ready = done))
-  const used = use(async (f) => {
-    files = f
-    ready()
-    await held
-  })
-  await Promise.race([opened, used])
-  return { files, release }
-}
-
-async function cnpjBase(dataDir: string): Promise<Base> {
-  const store = await openCnpjStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
-  const { files, release } = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
-  const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
-  // A CSV takes the card's cells straight from its raw values (no JSON to write and read back).
-  const cells = cardCells(columns)
-  return {
-    answer(cnpj, format) {
-      const notFoundAnswer = () => ({ encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, cnpj).message } })
-      if (format === 'csv') {
-        const v = files.cards.card(cnpj)
-        return v === null ? notFoundAnswer() : { encontrado: true, celulas: cells(files, v) }
-      }
-      const card = cartaoJson(files, cnpj)
-      return card === null ? notFoundAnswer() : { encontrado: true, resultadoJson: card }
-    },
-    columns,
-    async close() {
-      release()
-      await store.close()
-    },
-  }
-}
-
-async function integridadeBase(dataDir: string): Promise<Base> {
-  const store = await openIntegridadeStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
-  const held = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
-  const { files } = held.files
-  const release = held.release
-  return {
-    answer(cnpj, format) {
-      const encontrado = files.porRaiz.has(cnpj.slice(0, 8))
-      const json = triagemJson(files, cnpj)
-      if (format === 'jsonl') return { encontrado, resultadoJson: json }
-      const t = JSON.parse(new TextDecoder().decode(json)) as { ficha_limpa: boolean; total_apontamentos: number; apontamentos: Record<string, { vigente: boolean }[]> }
-      return {
-        encontrado,
-        celulas: [String(t.ficha_limpa), String(t.total_apontamentos), ...LISTAS.flatMap((l) => [String(t.apontamentos[l]!.length), String(t.apontamentos[l]!.filter((a) => a.vigente).length)])],
-      }
-    },
-    columns: ['ficha_limpa', 'total_apontamentos', ...LISTAS.flatMap((l) => [l, `${l}_vigentes`])],
-    async close() {
-      release()
-      await store.close()
-    },
-  }
-}
-
 // ---- the output ----
-
-/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
-const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
 
 const LEAD = ['linha', 'entrada', 'cnpj', 'encontrado', 'erro_codigo', 'erro_mensagem', 'repete_linha']
 
@@ -206,11 +112,15 @@ function jsonlRow(r: Row): string | Uint8Array[] {
   return typeof resultadoJson === 'string' ? `${head},"resultado":${resultadoJson}}\n` : [Buffer.from(`${head},"resultado":`), resultadoJson, Buffer.from('}\n')]
 }
 
-function csvRow(base: Base, r: Row): string {
-  const flat = r.celulas ?? base.columns.map(() => '')
+function csvRow(noCells: string, r: Row): string {
   const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
-  return [...lead, ...flat].map(csvField).join(',') + '\n'
+  return `${lead.map(csvField).join(',')},${r.celulas ?? noCells}\n`
 }
+
+/** Lines a batch of the list holds: the unit sent to a helper process. */
+const BATCH_LINES = 1024
+/** A list above this many bytes (~60 000 CNPJs) is answered by one helper process per core by default. */
+const PARTS_FROM_BYTES = 1 << 20
 
 export async function consultar(argv: string[]): Promise<number> {
   const { flags, positionals, help } = parseArgs(argv, SPECS, 1)
@@ -229,6 +139,8 @@ export async function consultar(argv: string[]): Promise<number> {
   if (!format) throw new UsageError(`--saida ${saida}: use um nome terminado em .csv ou .jsonl`)
   const quiet = Boolean(flags['--quiet'])
   const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
+  const processosFlag = flags['--processos']
+  if (processosFlag !== undefined && !/^[1-9]\d?$/.test(String(processosFlag))) throw new UsageError(`--processos ${processosFlag}: um número de 1 a 99`)
 
   let base: Base
   try {
@@ -238,6 +150,14 @@ export async function consultar(argv: string[]): Promise<number> {
   }
   const started = performance.now()
   const size = statSync(path).size
+  const parts = processosFlag !== undefined ? Number(processosFlag) : size > PARTS_FROM_BYTES ? machineCores() : 1
+  let answers: Answers
+  try {
+    answers = parts > 1 ? await partAnswers(which, format, dataDir, parts) : localAnswers(base, format)
+  } catch (err) {
+    await base.close()
+    throw err
+  }
   const bar = progress(`consultar ${which}`, size, { quiet })
   const head = new Uint8Array(await Bun.file(path).slice(0, 1 << 20).arrayBuffer())
   // A byte order mark says UTF-8 whatever follows; else UTF-8 when the text is, cp1252 (Excel's) otherwise.
@@ -251,9 +171,42 @@ export async function consultar(argv: string[]): Promise<number> {
     else for (const p of piece) out.write(p)
   }
   if (format === 'csv') write([...LEAD, ...base.columns].join(',') + '\n')
+  const noCells = base.columns.map(() => '').join(',')
 
   const summary = { linhas: 0, encontrados: 0, nao_encontrados: 0, invalidos: 0, em_branco: 0, repetidas: 0 }
   const firstSeen = new Map<string, number>()
+  /**
+   * Batches of lines, each with its answers to come (from this process or a helper): written in
+   * the list's order, while a few more are being answered.
+   */
+  const queue: { rows: Row[]; answers: Promise<AnswerText[]> }[] = []
+  let batch: Row[] = []
+  const send = () => {
+    if (!batch.length) return
+    queue.push({ rows: batch, answers: answers.ask(batch.filter((r) => r.pergunta).map((r) => r.cnpj!)) })
+    batch = []
+  }
+  const writeFirst = async () => {
+    const { rows, answers: pending } = queue.shift()!
+    const got = await pending
+    let k = 0
+    for (const row of rows) {
+      if (row.pergunta) {
+        const a = got[k++]!
+        row.encontrado = a.encontrado
+        if (a.erro) row.erro = a.erro
+        if (a.texto !== undefined) {
+          if (format === 'csv') row.celulas = a.texto as string
+          else row.resultadoJson = a.texto
+        }
+        delete row.pergunta
+        if (row.encontrado) summary.encontrados++
+        else summary.nao_encontrados++
+      }
+      write(format === 'csv' ? csvRow(noCells, row) : jsonlRow(row))
+    }
+    await out.flush()
+  }
   /** A CSV list cut inside a quoted field: what came before is answered, and the summary says where it stopped. */
   let cut = ''
   try {
@@ -270,10 +223,8 @@ export async function consultar(argv: string[]): Promise<number> {
           summary.invalidos++
           row = { linha, entrada: item.entrada, cnpj: null, encontrado: false, erro: item.erro }
         } else {
-          const answer = base.answer(item.cnpj, format)
-          if (answer.encontrado) summary.encontrados++
-          else summary.nao_encontrados++
-          row = { linha, entrada: item.entrada, cnpj: item.cnpj, ...answer }
+          // (erro first, as a place: a CNPJ not found gets it after repete_linha is set, and keeps the keys' order.)
+          row = { linha, entrada: item.entrada, cnpj: item.cnpj, encontrado: false, erro: undefined, pergunta: true }
           const first = firstSeen.get(item.cnpj)
           if (first === undefined) firstSeen.set(item.cnpj, linha)
           else {
@@ -282,13 +233,27 @@ export async function consultar(argv: string[]): Promise<number> {
           }
         }
       }
-      write(format === 'csv' ? csvRow(base, row) : jsonlRow(row))
-      if (summary.linhas % 4096 === 0) await out.flush()
+      batch.push(row)
+      if (batch.length === BATCH_LINES) {
+        send()
+        // Each helper keeps two batches in hand.
+        while (queue.length > 2 * answers.parts) await writeFirst()
+      }
     }
   } catch (err) {
-    if (!(err instanceof CsvError)) throw err
+    if (!(err instanceof CsvError)) {
+      await answers.close()
+      await base.close()
+      await out.end()
+      throw err
+    }
     cut = `; ${err.message}: o resto do arquivo não foi lido`
+  }
+  try {
+    send()
+    while (queue.length) await writeFirst()
   } finally {
+    await answers.close()
     await out.end()
     await base.close()
   }

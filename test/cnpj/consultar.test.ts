@@ -2,7 +2,7 @@
 // input line, each equal to the single route's answer; messy files (BOM, CRLF, blank lines,
 // punctuation, duplicates, garbage, a CSV cut inside quotes) answered or reported, never a crash.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildIntegridade } from '../../ingest/integridade/load'
 import { get, tempDir, testApp } from '../helpers'
@@ -130,3 +130,69 @@ describe('dadosbr consultar integridade', () => {
     expect(lines[1]).toBe(`1,00.638.595/0001-05,00638595000105,true,,,,${first.ficha_limpa},${first.total_apontamentos},0,0,0,0,0,0,${first.apontamentos.trabalho_escravo.length},${first.apontamentos.trabalho_escravo.filter((a: { vigente: boolean }) => a.vigente).length},0,0`)
   })
 })
+
+describe('dadosbr consultar with helper processes (--processos, the default for a list over 1 MB)', () => {
+  // Every kind of line, over several batches of 1024 lines.
+  const MANY = Array.from({ length: 400 }, () => MESSY.replace(/^\uFEFF/, '')).join('\r\n')
+  const children = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))
+
+  test('the same bytes as one process, for both bases and both outputs', () => {
+    const list = file('muitas.txt', MANY)
+    for (const which of ['cnpj', 'integridade'])
+      for (const ext of ['csv', 'jsonl']) {
+        const outputs = [1, 3].map((n) => {
+          const out = join(dir, `muitas-${which}-${n}.${ext}`)
+          const r = run([which, '--arquivo', list, '--saida', out, '--processos', String(n)])
+          expect(r.code).toBe(0)
+          expect(r.err).toContain('4.000 linhas em')
+          return readFileSync(out)
+        })
+        expect(outputs[1]!.equals(outputs[0]!)).toBe(true)
+      }
+  })
+
+  test('--processos takes a number from 1 to 99', () => {
+    for (const bad of ['0', 'dois', '100']) expect(run(['cnpj', '--arquivo', join(dir, 'lista.txt'), '--processos', bad])).toMatchObject({ code: 2, err: `dadosbr consultar: --processos ${bad}: um número de 1 a 99\n` })
+  })
+
+  /** A long list answered by 2 helpers into a file, started without waiting: its pid and the helpers' once both answer. */
+  async function longRun(name: string) {
+    const list = file(`${name}.txt`, Array.from({ length: 150 }, () => MANY).join('\r\n'))
+    const out = join(dir, `${name}.jsonl`)
+    const proc = Bun.spawn([process.execPath, CLI, 'consultar', 'cnpj', '--arquivo', list, '--saida', out, '--processos', '2', '--quiet', '--data', dataDir], { stderr: 'pipe', stdout: 'ignore' })
+    for (let i = 0; i < 400 && (children(proc.pid).length < 2 || !existsSync(out) || statSync(out).size < 100_000); i++) await Bun.sleep(25)
+    const helpers = children(proc.pid)
+    expect(helpers.length).toBe(2)
+    expect(proc.exitCode).toBeNull()
+    return { proc, helpers, out }
+  }
+
+  test('a helper killed midway: exit 1 with one line saying so; every row written is whole and in order', async () => {
+    const { proc, helpers, out } = await longRun('morte-ajudante')
+    process.kill(helpers[1]!, 'SIGKILL')
+    expect(await proc.exited).toBe(1)
+    const err = (await new Response(proc.stderr).text()).trim().split('\n')
+    expect(err.at(-1)).toMatch(/^dadosbr consultar: um processo de consulta saiu \(SIGKILL\); rode de novo, ou com --processos 1$/)
+    const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows.map((r) => r.linha)).toEqual(rows.map((_, i) => i + 1))
+    for (const r of rows) expect(r.cnpj === null || r.resultado !== undefined || r.erro?.codigo === 'nao_encontrado').toBe(true)
+    for (const pid of helpers) expect(alive(pid)).toBe(false)
+  })
+
+  test('consultar killed outright: its helpers go with it', async () => {
+    const { proc, helpers } = await longRun('morte-pai')
+    proc.kill('SIGKILL')
+    await proc.exited
+    for (let i = 0; i < 100 && helpers.some(alive); i++) await Bun.sleep(20)
+    expect(helpers.filter(alive)).toEqual([])
+  })
+})
+

@@ -1,0 +1,109 @@
+// The bases `dadosbr consultar` answers from (consultar.ts): the registry's cards and the
+// five-list screening, opened from the local data and held for the whole list, each answer the
+// single route's (/v1/cnpj/empresa/{cnpj}, /v1/integridade/consulta/{cnpj}) as JSON or CSV cells.
+import { ZodArray, ZodNullable, ZodObject, ZodOptional, type z } from 'zod'
+import { loadConfig } from '../core/config'
+import { createLogger } from '../core/log'
+import { Empresa } from '../datasets/cnpj/model'
+import { cartaoJson, notFound } from '../datasets/cnpj/service'
+import { cardCells } from '../datasets/cnpj/card-json'
+import { openCnpjStore } from '../datasets/cnpj/store'
+import { LISTAS } from '../datasets/integridade/layout'
+import { triagemJson } from '../datasets/integridade/service'
+import { openIntegridadeStore } from '../datasets/integridade/store'
+
+export type Format = 'jsonl' | 'csv'
+
+/** A base's answer to one valid CNPJ: the route's JSON (JSONL) or its CSV cells (CSV), and whether it was found. */
+export interface Answer {
+  encontrado: boolean
+  resultadoJson?: string | Uint8Array
+  celulas?: string[]
+  erro?: { codigo: string; mensagem: string }
+}
+
+/** A base: its answer to one valid CNPJ, in the output's format, and its CSV columns. */
+export interface Base {
+  answer(cnpj: string, format: Format): Answer
+  columns: string[]
+  close(): Promise<void>
+}
+
+
+/** The dotted column names of a zod object (what flatten gives its values). */
+function columnsOf(schema: z.ZodType, prefix = ''): string[] {
+  if (schema instanceof ZodArray) return [prefix]
+  if (schema instanceof ZodNullable || schema instanceof ZodOptional) return columnsOf(schema.unwrap() as z.ZodType, prefix)
+  if (!(schema instanceof ZodObject)) return [prefix]
+  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([k, v]) => columnsOf(v, prefix ? `${prefix}.${k}` : k))
+}
+
+/**
+ * The files a store has open now, held for the whole list (a month swapped in meanwhile is not
+ * mixed in): `release` lets the store close them. Fails as the store's use() fails (no data).
+ */
+async function hold<F>(use: (fn: (files: F) => Promise<void>) => Promise<void>): Promise<{ files: F; release: () => void }> {
+  let release!: () => void
+  const held = new Promise<void>((done) => (release = done))
+  let files!: F
+  let ready!: () => void
+  const opened = new Promise<void>((done) => (ready = done))
+  const used = use(async (f) => {
+    files = f
+    ready()
+    await held
+  })
+  await Promise.race([opened, used])
+  return { files, release }
+}
+
+export async function cnpjBase(dataDir: string): Promise<Base> {
+  const store = await openCnpjStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
+  const { files, release } = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
+  const columns = columnsOf(Empresa).filter((c) => c !== 'cnpj' && !c.startsWith('fonte.'))
+  // A CSV takes the card's cells straight from its raw values (no JSON to write and read back).
+  const cells = cardCells(columns)
+  return {
+    answer(cnpj, format) {
+      const notFoundAnswer = () => ({ encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, cnpj).message } })
+      if (format === 'csv') {
+        const v = files.cards.card(cnpj)
+        return v === null ? notFoundAnswer() : { encontrado: true, celulas: cells(files, v) }
+      }
+      const card = cartaoJson(files, cnpj)
+      return card === null ? notFoundAnswer() : { encontrado: true, resultadoJson: card }
+    },
+    columns,
+    async close() {
+      release()
+      await store.close()
+    },
+  }
+}
+
+export async function integridadeBase(dataDir: string): Promise<Base> {
+  const store = await openIntegridadeStore(loadConfig({ free: true, dataDir, prewarm: '0' }, {}), createLogger('silent'))
+  const held = await hold<Parameters<Parameters<typeof store.use>[0]>[0]>((fn) => store.use(fn))
+  const { files } = held.files
+  const release = held.release
+  return {
+    answer(cnpj, format) {
+      const encontrado = files.porRaiz.has(cnpj.slice(0, 8))
+      const json = triagemJson(files, cnpj)
+      if (format === 'jsonl') return { encontrado, resultadoJson: json }
+      const t = JSON.parse(new TextDecoder().decode(json)) as { ficha_limpa: boolean; total_apontamentos: number; apontamentos: Record<string, { vigente: boolean }[]> }
+      return {
+        encontrado,
+        celulas: [String(t.ficha_limpa), String(t.total_apontamentos), ...LISTAS.flatMap((l) => [String(t.apontamentos[l]!.length), String(t.apontamentos[l]!.filter((a) => a.vigente).length)])],
+      }
+    },
+    columns: ['ficha_limpa', 'total_apontamentos', ...LISTAS.flatMap((l) => [l, `${l}_vigentes`])],
+    async close() {
+      release()
+      await store.close()
+    },
+  }
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+export const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)

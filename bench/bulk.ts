@@ -29,10 +29,11 @@ const c = await db.connect()
 const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows()
 const cnpjs = (await rows('SELECT cnpj FROM estabelecimentos USING SAMPLE 1000000')).map((r) => String(r[0]))
 const top = async (sql: string) => String((await rows(sql))[0]![0])
-const cnaeSecundario = await top("SELECT c FROM (SELECT unnest(string_split(cnaes_secundarios, ',')) AS c FROM estabelecimentos USING SAMPLE 200000) GROUP BY c ORDER BY count(*) DESC LIMIT 1")
-const cnaeRaro = await top("SELECT cnae_principal FROM estabelecimentos WHERE situacao = '02' GROUP BY 1 ORDER BY count(*) ASC LIMIT 1")
+// The filter values are the same in every run on the same dump (a seeded sample, ties broken by code), so two runs, or two indexes, compare line by line.
+const cnaeSecundario = await top("SELECT c FROM (SELECT unnest(string_split(cnaes_secundarios, ',')) AS c FROM estabelecimentos USING SAMPLE reservoir(200000 ROWS) REPEATABLE (42)) GROUP BY c ORDER BY count(*) DESC, c LIMIT 1")
+const cnaeRaro = await top("SELECT cnae_principal FROM estabelecimentos WHERE situacao = '02' GROUP BY 1 ORDER BY count(*) ASC, 1 LIMIT 1")
 const hasIbge = (await rows("SELECT count(*) FROM information_schema.columns WHERE table_name = 'municipios' AND column_name = 'codigo_ibge'"))[0]![0]
-const ibge = hasIbge ? (await rows("SELECT m.codigo_ibge FROM estabelecimentos e JOIN municipios m ON m.codigo = e.municipio WHERE m.codigo_ibge IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 3")).map((r) => String(r[0])) : []
+const ibge = hasIbge ? (await rows("SELECT m.codigo_ibge FROM estabelecimentos e JOIN municipios m ON m.codigo = e.municipio WHERE m.codigo_ibge IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 3")).map((r) => String(r[0])) : []
 // (A sample taken before the filter can come out empty: sample among the rows that pass it.)
 const partnerCpf = await top("SELECT cpf_cnpj FROM (SELECT cpf_cnpj FROM socios WHERE cpf_cnpj LIKE '***%' AND cpf_cnpj <> '***999999**' LIMIT 100000) USING SAMPLE 1")
 const partnerCnpj = await top("SELECT cpf_cnpj FROM socios WHERE length(cpf_cnpj) = 14 AND cpf_cnpj NOT LIKE '*%' LIMIT 1")
@@ -140,7 +141,7 @@ if (only.has('filtros') && haveWrk()) {
         const [b, bv] = filters[j]!
         sets.push([`${a} + ${b}`, av.flatMap((x) => bv.map((y) => `${x}&${y}`))])
       }
-    console.log(`-- filtros da busca, wrk 16 conexões, ${seconds} s por linha, sem e com uf=SP (${machineLoad()}) --`)
+    console.log(`-- filtros da busca, wrk 16 conexões, ${seconds} s por linha, sem e com uf=SP (${machineLoad()}); CNAE secundário ${cnaeSecundario}, CNAE raro ${cnaeRaro}, municípios ${ibge.join(', ')} --`)
     const worst = { sem: 0, com: 0 }
     for (const [name, queries] of sets) {
       const sem = await wrk(s.base, queries.map((q) => `/v1/cnpj/busca?${q}`), { connections: 16, seconds })

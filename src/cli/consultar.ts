@@ -158,6 +158,14 @@ export async function consultar(argv: string[]): Promise<number> {
     await base.close()
     throw err
   }
+  // With helpers, this process only needed the base to check the data and name the columns: its
+  // files and caches go back now (~0.2-0.3 GB of the command's peak at 10 M companies).
+  const columns = base.columns
+  const closeBase = (() => {
+    let closed: Promise<void> | null = null
+    return () => (closed ??= base.close())
+  })()
+  if (parts > 1) await closeBase()
   const bar = progress(`consultar ${which}`, size, { quiet })
   const head = new Uint8Array(await Bun.file(path).slice(0, 1 << 20).arrayBuffer())
   // A byte order mark says UTF-8 whatever follows; else UTF-8 when the text is, cp1252 (Excel's) otherwise.
@@ -170,8 +178,8 @@ export async function consultar(argv: string[]): Promise<number> {
     if (typeof piece === 'string') out.write(piece)
     else for (const p of piece) out.write(p)
   }
-  if (format === 'csv') write([...LEAD, ...base.columns].join(',') + '\n')
-  const noCells = base.columns.map(() => '').join(',')
+  if (format === 'csv') write([...LEAD, ...columns].join(',') + '\n')
+  const noCells = columns.map(() => '').join(',')
 
   const summary = { linhas: 0, encontrados: 0, nao_encontrados: 0, invalidos: 0, em_branco: 0, repetidas: 0 }
   const firstSeen = new Map<string, number>()
@@ -243,7 +251,7 @@ export async function consultar(argv: string[]): Promise<number> {
   } catch (err) {
     if (!(err instanceof CsvError)) {
       await answers.close()
-      await base.close()
+      await closeBase()
       await out.end()
       throw err
     }
@@ -255,7 +263,7 @@ export async function consultar(argv: string[]): Promise<number> {
   } finally {
     await answers.close()
     await out.end()
-    await base.close()
+    await closeBase()
   }
   bar.done()
   if (!quiet) {

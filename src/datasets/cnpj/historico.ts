@@ -198,7 +198,13 @@ export function historico(files: CnpjFiles, cnpj: string): JsonText {
   const root = cnpj.slice(0, 8)
   const key = rootKey(root)
   const months = files.historico.months
-  let present = files.cards.hasCard(cnpj)
+  // Whether the CNPJ is in the month in use: an establishment change of its own in that month says
+  // so (it left, or it is there: opened, back, or changed between two dumps holding it), without
+  // reading its card (a page of the card store: ~10 % of this route's CPU at 10 M companies).
+  const newest = months.at(-1)
+  const newestItems = newest && newest.referencia === files.referencia && newest.meta.referencia_anterior !== null ? newest.itemsOfRoot(key) : null
+  const ownChange = newestItems?.find((it) => it[I.cnpj] === cnpj && !isCompanyItem(it) && it[I.campo] !== CAMPO_SOCIOS)
+  let present = ownChange ? ownChange[I.tipo] !== TIPO.saiu : files.cards.hasCard(cnpj)
   const meses: string[] = []
   const mudancas: string[] = []
   for (let k = months.length - 1; k >= 0; k--) {
@@ -207,7 +213,7 @@ export function historico(files: CnpjFiles, cnpj: string): JsonText {
     if (month.meta.referencia_anterior === null) continue
     // The company's changes (and its partners') show on the cards of the establishments in the dump that month.
     const inDump = present
-    for (const it of month.itemsOfRoot(key)) {
+    for (const it of k === months.length - 1 && newestItems ? newestItems : month.itemsOfRoot(key)) {
       const own = it[I.cnpj] === cnpj
       if (!own && !(inDump && (isCompanyItem(it) || it[I.campo] === CAMPO_SOCIOS))) continue
       if (own && (it[I.tipo] === TIPO.abertura || it[I.tipo] === TIPO.voltou)) present = false

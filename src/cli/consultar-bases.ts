@@ -26,6 +26,8 @@ export interface Answer {
 export interface Base {
   answer(cnpj: string, format: Format): Answer
   columns: string[]
+  /** The build the base holds (a file of it, under its build folder): processes that must answer from the same month compare these. */
+  build: string
   close(): Promise<void>
 }
 
@@ -74,6 +76,7 @@ export async function cnpjBase(dataDir: string): Promise<Base> {
       return card === null ? notFoundAnswer() : { encontrado: true, resultadoJson: card }
     },
     columns,
+    build: files.search.filename,
     async close() {
       release()
       await store.close()
@@ -98,6 +101,7 @@ export async function integridadeBase(dataDir: string): Promise<Base> {
       }
     },
     columns: ['ficha_limpa', 'total_apontamentos', ...LISTAS.flatMap((l) => [l, `${l}_vigentes`])],
+    build: files.db.filename,
     async close() {
       release()
       await store.close()

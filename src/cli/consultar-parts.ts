@@ -21,7 +21,10 @@ export interface AnswerText {
 export interface Answers {
   parts: number
   ask(cnpjs: string[]): Promise<AnswerText[]>
+  /** The end of the list: waits for the answering processes; throws when one failed. */
   close(): Promise<void>
+  /** Stops at once (an error elsewhere). */
+  stop(): Promise<void>
 }
 
 export function answerText(base: Base, format: Format, cnpj: string): AnswerText {
@@ -31,7 +34,7 @@ export function answerText(base: Base, format: Format, cnpj: string): AnswerText
 
 /** Answers from the base opened in this process. */
 export function localAnswers(base: Base, format: Format): Answers {
-  return { parts: 1, ask: async (cnpjs) => cnpjs.map((c) => answerText(base, format, c)), close: async () => {} }
+  return { parts: 1, ask: async (cnpjs) => cnpjs.map((c) => answerText(base, format, c)), close: async () => {}, stop: async () => {} }
 }
 
 /**
@@ -42,8 +45,14 @@ export function localAnswers(base: Base, format: Format): Answers {
  */
 type Head = [number, string | null, string | null, number]
 
-/** Reads a helper's batches off its output, each handed over whole (a body is joined once, when all of it is in). */
-async function eachBatch(stream: ReadableStream<Uint8Array>, onBatch: (answers: AnswerText[]) => void): Promise<void> {
+/** A pipe write's result, its failure handled (a dead helper's pipe: its exit says why). */
+const quiet = (r: unknown) => void (r instanceof Promise && r.catch(() => {}))
+
+/**
+ * Reads a helper's output: first the build it opened (a JSON string on a line), then its batches,
+ * each handed over whole (a body is joined once, when all of it is in).
+ */
+async function eachBatch(stream: ReadableStream<Uint8Array>, onBuild: (build: string) => void, onBatch: (answers: AnswerText[]) => void): Promise<void> {
   const decoder = new TextDecoder()
   let pieces: string[] = []
   let held = 0
@@ -67,7 +76,12 @@ async function eachBatch(stream: ReadableStream<Uint8Array>, onBatch: (answers: 
         const nl = all.indexOf('\n')
         pieces = [all]
         if (nl < 0) break
-        head = JSON.parse(cut(nl + 1)) as Head[]
+        const line = JSON.parse(cut(nl + 1)) as Head[] | string
+        if (typeof line === 'string') {
+          onBuild(line)
+          continue
+        }
+        head = line
         need = head.reduce((n, h) => n + h[3], 0)
       }
       if (held < need) break
@@ -106,29 +120,55 @@ async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: strin
  * (killed, out of memory) fails the batches it held: the command stops with one line, it never
  * writes a row without its answer.
  */
-export async function partAnswers(which: 'cnpj' | 'integridade', format: Format, dataDir: string, count: number): Promise<Answers> {
+export async function partAnswers(which: 'cnpj' | 'integridade', format: Format, dataDir: string, count: number, build: string): Promise<Answers> {
   interface Helper {
     child: Subprocess<'pipe', 'pipe', 'pipe'>
     waiting: { resolve: (a: AnswerText[]) => void; reject: (e: Error) => void }[]
     failed: Error | null
     /** Settles once the helper has exited and what it said is read. */
     gone: Promise<void>
+    /** The build it opened, once it says. */
+    opened: Promise<string>
   }
   const helpers: Helper[] = []
   for (let k = 0; k < count; k++) {
     const child = Bun.spawn([...selfCommand(), '_consultar-parte', which, '--formato', format, '--data', dataDir], { env: childEnv(), stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
-    const h: Helper = { child, waiting: [], failed: null, gone: Promise.resolve() }
-    const read = eachBatch(child.stdout, (got) => h.waiting.shift()?.resolve(got))
+    let opened!: (build: string) => void
+    let notOpened!: (e: Error) => void
+    const h: Helper = { child, waiting: [], failed: null, gone: Promise.resolve(), opened: new Promise((ok, no) => ((opened = ok), (notOpened = no))) }
+    void h.opened.catch(() => {})
+    const fail = (e: Error) => {
+      h.failed ??= e
+      notOpened(h.failed)
+      for (const w of h.waiting.splice(0)) w.reject(h.failed)
+    }
+    // Output that breaks the framing fails the helper's batches and stops it, rather than leaving them waiting.
+    const read = eachBatch(child.stdout, opened, (got) => h.waiting.shift()?.resolve(got)).catch((e: unknown) => {
+      fail(new Error(`um processo de consulta respondeu fora do formato (${e instanceof Error ? e.message : String(e)}); rode de novo, ou com --processos 1`))
+      child.kill()
+    })
     // Read as it comes: a helper that wrote more than a pipe holds would otherwise block.
     const said = new Response(child.stderr).text()
     h.gone = child.exited.then(async (code) => {
-      await read.catch(() => {})
-      if (code === 0 && !h.waiting.length) return
+      await read
+      if (code === 0 && !h.waiting.length && !h.failed) return
       const last = (await said).trim().split('\n').at(-1)
-      h.failed = new Error(`um processo de consulta saiu (${child.signalCode ?? `código ${code}`})${last ? `: ${last}` : ''}; rode de novo, ou com --processos 1`)
-      for (const w of h.waiting.splice(0)) w.reject(h.failed)
+      fail(new Error(`um processo de consulta saiu (${child.signalCode ?? `código ${code}`})${last ? `: ${last}` : ''}; rode de novo, ou com --processos 1`))
     })
     helpers.push(h)
+  }
+  const stop = async () => {
+    for (const h of helpers) h.child.kill()
+    await Promise.all(helpers.map((h) => h.gone))
+  }
+  // Every helper must answer from the build this process checked: a month swapped in while they
+  // opened it would mix two months in one output.
+  try {
+    const builds = await Promise.all(helpers.map((h) => h.opened))
+    if (builds.some((b) => b !== build)) throw new Error('o cadastro em uso mudou (um mês novo entrou) enquanto a consulta começava; rode de novo')
+  } catch (err) {
+    await stop()
+    throw err
   }
   let next = 0
   return {
@@ -138,14 +178,20 @@ export async function partAnswers(which: 'cnpj' | 'integridade', format: Format,
       if (h.failed) return Promise.reject(h.failed)
       return new Promise((resolve, reject) => {
         h.waiting.push({ resolve, reject })
-        h.child.stdin.write(cnpjs.join(',') + '\n')
-        h.child.stdin.flush()
+        // A helper that just died makes the pipe fail (EPIPE) now or on a later flush: its exit
+        // fails its batches (above), so the write's own error is only swallowed here.
+        try {
+          quiet(h.child.stdin.write(cnpjs.join(',') + '\n'))
+          quiet(h.child.stdin.flush())
+        } catch {
+          // Same: the exit reports it.
+        }
       })
     },
     async close() {
       for (const h of helpers) {
         try {
-          h.child.stdin.end()
+          quiet(h.child.stdin.end())
         } catch {
           // Already gone: its exit says why.
         }
@@ -154,6 +200,7 @@ export async function partAnswers(which: 'cnpj' | 'integridade', format: Format,
       const failed = helpers.find((h) => h.failed)?.failed
       if (failed) throw failed
     },
+    stop,
   }
 }
 
@@ -173,6 +220,8 @@ export async function consultarParte(argv: string[]): Promise<number> {
   const base = which === 'cnpj' ? await cnpjBase(flags['--data']) : await integridadeBase(flags['--data'])
   const out = Bun.stdout.writer({ highWaterMark: 1 << 20 })
   const decoder = new TextDecoder()
+  out.write(JSON.stringify(base.build) + '\n')
+  await out.flush()
   try {
     const lines: string[] = []
     let wake: (() => void) | null = null

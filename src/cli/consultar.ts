@@ -150,10 +150,11 @@ export async function consultar(argv: string[]): Promise<number> {
   }
   const started = performance.now()
   const size = statSync(path).size
-  const parts = processosFlag !== undefined ? Number(processosFlag) : size > PARTS_FROM_BYTES ? machineCores() : 1
+  // One helper per core, up to 8 (each holds the base open: ~0.3-0.5 GB at 10 M companies).
+  const parts = processosFlag !== undefined ? Number(processosFlag) : size > PARTS_FROM_BYTES ? Math.min(machineCores(), 8) : 1
   let answers: Answers
   try {
-    answers = parts > 1 ? await partAnswers(which, format, dataDir, parts) : localAnswers(base, format)
+    answers = parts > 1 ? await partAnswers(which, format, dataDir, parts, base.build) : localAnswers(base, format)
   } catch (err) {
     await base.close()
     throw err
@@ -191,7 +192,10 @@ export async function consultar(argv: string[]): Promise<number> {
   let batch: Row[] = []
   const send = () => {
     if (!batch.length) return
-    queue.push({ rows: batch, answers: answers.ask(batch.filter((r) => r.pergunta).map((r) => r.cnpj!)) })
+    const pending = answers.ask(batch.filter((r) => r.pergunta).map((r) => r.cnpj!))
+    // Awaited in turn by writeFirst; marked handled now, so a helper's death is reported once, not per batch it held.
+    pending.catch(() => {})
+    queue.push({ rows: batch, answers: pending })
     batch = []
   }
   const writeFirst = async () => {
@@ -214,6 +218,13 @@ export async function consultar(argv: string[]): Promise<number> {
       write(format === 'csv' ? csvRow(noCells, row) : jsonlRow(row))
     }
     await out.flush()
+  }
+  /** Stops everything on an error (a helper's death, a write that failed): the rows written stay, whole. */
+  const fail = async (err: unknown): Promise<never> => {
+    await answers.stop()
+    await out.end()
+    await closeBase()
+    throw err
   }
   /** A CSV list cut inside a quoted field: what came before is answered, and the summary says where it stopped. */
   let cut = ''
@@ -249,19 +260,18 @@ export async function consultar(argv: string[]): Promise<number> {
       }
     }
   } catch (err) {
-    if (!(err instanceof CsvError)) {
-      await answers.close()
-      await closeBase()
-      await out.end()
-      throw err
-    }
+    if (!(err instanceof CsvError)) return fail(err)
     cut = `; ${err.message}: o resto do arquivo não foi lido`
   }
   try {
     send()
     while (queue.length) await writeFirst()
-  } finally {
+  } catch (err) {
+    return fail(err)
+  }
+  try {
     await answers.close()
+  } finally {
     await out.end()
     await closeBase()
   }

@@ -8,6 +8,8 @@ import { buildIntegridade } from '../../ingest/integridade/load'
 import { get, tempDir, testApp } from '../helpers'
 import { SAMPLE as INTEGRIDADE_SAMPLE } from '../integridade/helpers'
 import { buildFixtureData } from './helpers'
+import { partAnswers } from '../../src/cli/consultar-parts'
+import { cnpjBase } from '../../src/cli/consultar-bases'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const dataDir = await buildFixtureData()
@@ -178,13 +180,27 @@ describe('dadosbr consultar with helper processes (--processos, the default for 
     const { proc, helpers, out } = await longRun('morte-ajudante')
     process.kill(helpers[1]!, 'SIGKILL')
     expect(await proc.exited).toBe(1)
+    // One line: the batches the dead helper held fail once, with no trace of each.
     const err = (await new Response(proc.stderr).text()).trim().split('\n')
-    expect(err.at(-1)).toMatch(/^dadosbr consultar: um processo de consulta saiu \(SIGKILL\); rode de novo, ou com --processos 1$/)
+    expect(err).toHaveLength(1)
+    expect(err[0]).toMatch(/^dadosbr consultar: um processo de consulta saiu \(SIGKILL\); rode de novo, ou com --processos 1$/)
     const rows = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
     expect(rows.length).toBeGreaterThan(0)
     expect(rows.map((r) => r.linha)).toEqual(rows.map((_, i) => i + 1))
     for (const r of rows) expect(r.cnpj === null || r.resultado !== undefined || r.erro?.codigo === 'nao_encontrado').toBe(true)
     for (const pid of helpers) expect(alive(pid)).toBe(false)
+  })
+
+  test('helpers that opened another build than the one checked (a month swapped in meanwhile) are stopped: never two months in one output', async () => {
+    const helpers = partAnswers('cnpj', 'jsonl', dataDir, 2, '/outra/base/busca.sqlite')
+    expect(helpers).rejects.toThrow('o cadastro em uso mudou (um mês novo entrou) enquanto a consulta começava; rode de novo')
+    await helpers.catch(() => {})
+    // The same build: they answer.
+    const base = await cnpjBase(dataDir)
+    const same = await partAnswers('cnpj', 'jsonl', dataDir, 2, base.build)
+    expect((await same.ask(['33683111000280', '33683111000107'])).map((a) => [a.encontrado, a.erro?.codigo ?? null])).toEqual([[true, null], [false, 'nao_encontrado']])
+    await same.close()
+    await base.close()
   })
 
   test('consultar killed outright: its helpers go with it', async () => {

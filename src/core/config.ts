@@ -39,7 +39,7 @@ export const SETTINGS: Record<SettingName, SettingSpec> = {
   facilitatorHeaders: { env: 'X402_FACILITATOR_HEADERS', flag: '--facilitator-headers', help: 'cabeçalhos de autenticação do facilitador, em JSON' },
   rpcUrl: { env: 'X402_RPC_URL', flag: '--rpc-url', help: 'RPC da rede, para liquidar os pagamentos por conta própria' },
   facilitatorPrivateKey: { env: 'X402_FACILITATOR_PRIVATE_KEY', flag: null, help: 'chave que paga o gás da liquidação própria (só por variável de ambiente)' },
-  prewarm: { env: 'DADOSBR_PRE_LEITURA', flag: '--pre-leitura', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas e cnpj.duckdb para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)', aliases: { flag: '--prewarm', env: 'DADOSBR_PREWARM' } },
+  prewarm: { env: 'DADOSBR_PRE_LEITURA', flag: '--pre-leitura', help: 'ao abrir cada mês, lê em segundo plano os índices de nomes, as fichas, cnpj.duckdb e os bitmaps de filtros para o cache de páginas do sistema, até 80 % da memória disponível (padrão 1; 0 desliga)', aliases: { flag: '--prewarm', env: 'DADOSBR_PREWARM' } },
   processes: { env: 'DADOSBR_PROCESSOS', flag: '--processos', help: 'processos que atendem na mesma porta (padrão: um por núcleo, até 8; 1 com liquidação própria e fora do Linux)' },
   logLevel: { env: 'DADOSBR_LOG', flag: '--log', help: 'debug (um registro por pedido), info (padrão), warn, error ou silent' },
   logFormat: { env: 'DADOSBR_LOG_FORMATO', flag: '--log-formato', help: 'texto (padrão) ou json (um objeto JSON por linha, para coletores de log)' },

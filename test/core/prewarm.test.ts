@@ -29,6 +29,12 @@ describe('prewarm', () => {
     expect(await prewarm(file(), { budgetBytes: 1024 * 1024, upTo: 5 * 1024 * 1024 }).done).toMatchObject({ status: 'parcial', bytes: 1024 * 1024 })
   })
 
+  test('from an offset on (the part read last): its bytes only, cut by the budget', async () => {
+    expect(await prewarm(file(), { budgetBytes: SIZE, from: 5 * 1024 * 1024 }).done).toMatchObject({ status: 'lido', bytes: SIZE - 5 * 1024 * 1024 })
+    expect(await prewarm(file(), { budgetBytes: 1024 * 1024, from: 5 * 1024 * 1024 }).done).toMatchObject({ status: 'parcial', bytes: 1024 * 1024 })
+    expect(await prewarm(file(), { budgetBytes: SIZE, from: 2 * SIZE }).done).toMatchObject({ status: 'lido', bytes: 0 })
+  })
+
   test('no budget left: nothing read', async () => {
     expect(await prewarm(file(), { budgetBytes: 0 }).done).toMatchObject({ status: 'pulado', bytes: 0 })
   })

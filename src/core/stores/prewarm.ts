@@ -35,14 +35,16 @@ const CHUNK = 4 * 1024 * 1024
 
 /**
  * `upTo`: only the file's first bytes are worth reading (a part that serves rare requests sits at
- * its end): reading them all is `lido`, as a whole file is.
+ * its end): reading them all is `lido`, as a whole file is. `from`: only the bytes from there on
+ * (that end part, read last, when memory is left); `bytes` counts what was read.
  */
-export function prewarm(path: string, options: { budgetBytes?: number; upTo?: number } = {}): Prewarm {
+export function prewarm(path: string, options: { budgetBytes?: number; upTo?: number; from?: number } = {}): Prewarm {
   let stopped = false
   const started = performance.now()
   const result = (status: PrewarmResult['status'], bytes: number): PrewarmResult => ({ status, bytes, seconds: (performance.now() - started) / 1000 })
   const done = (async () => {
-    const size = Math.min((await stat(path)).size, options.upTo ?? Infinity)
+    const start = Math.max(0, options.from ?? 0)
+    const size = Math.max(0, Math.min((await stat(path)).size, options.upTo ?? Infinity) - start)
     const budget = options.budgetBytes ?? PREWARM_SHARE * (await availableMemory())
     // A file bigger than the budget is read up to it: for random lookups, a part in memory
     // spares that share of the disk reads.
@@ -51,14 +53,15 @@ export function prewarm(path: string, options: { budgetBytes?: number; upTo?: nu
     const file = await open(path, 'r')
     try {
       const buffer = Buffer.allocUnsafe(CHUNK)
-      let position = 0
+      let read = 0
       while (!stopped) {
+        if (read >= limit) return result(limit < size ? 'parcial' : 'lido', read)
         // One chunk at a time on the native pool: lookups' queries interleave with the reads.
-        const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK, limit - position), position)
-        position += bytesRead
-        if (bytesRead === 0 || position >= limit) return result(limit < size ? 'parcial' : 'lido', position)
+        const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK, limit - read), start + read)
+        read += bytesRead
+        if (bytesRead === 0) return result(limit < size ? 'parcial' : 'lido', read)
       }
-      return result('parado', position)
+      return result('parado', read)
     } finally {
       await file.close()
     }

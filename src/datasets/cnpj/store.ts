@@ -114,7 +114,8 @@ function searchIndexPart(search: Database): number | undefined {
  * its index (each word's list), a lookup one page of the card store (its interior pages stay in
  * SQLite's cache). Measured nationally with the card store read and the name index not: rare-name
  * search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store holds the establishment cards
- * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners.
+ * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners. The
+ * filter bitmaps at the end of the name index come last, with what memory is left.
  */
 function startPrewarm(dir: string, referencia: string, search: Database, log: Logger): { stop(): void } {
   let current: Prewarm | undefined
@@ -136,6 +137,14 @@ function startPrewarm(dir: string, referencia: string, search: Database, log: Lo
       log.info(`${name} ${how} para o cache de páginas do sistema`, { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
       if (r.status === 'parcial') return
     }
+    // Everything else fits: the filter bitmaps too, last (a filter-only search's first read of a
+    // word then comes from memory; nationally the cards take the budget before this).
+    const bitmapsAt = searchIndexPart(search)
+    if (stopped || bitmapsAt === undefined) return
+    current = prewarm(join(dir, SEARCH_FILE), { budgetBytes: budget, from: bitmapsAt })
+    const r = await current.done
+    if (r.status === 'lido' || r.status === 'parcial')
+      log.info(`${SEARCH_FILE} (bitmaps de filtros) ${r.status === 'lido' ? 'lido' : 'lido em parte'} para o cache de páginas do sistema`, { referencia, gb: gb(r.bytes), segundos: Math.round(r.seconds) })
   })().catch((err) => log.warn('pré-leitura falhou', { referencia, erro: err instanceof Error ? err.message : String(err) }))
   return {
     stop() {

@@ -150,39 +150,39 @@ describe('filter bitmaps', () => {
     expect(some).toBeGreaterThan(100)
   }, 300_000)
 
-  test('a damaged bitmap is a damaged build: 503, never a 500 or a wrong answer', async () => {
-    const broken = tempDir('dadosbr-badbitmaps-')
+  /** A copy of the built month whose company index `damage` spoils, asked `path`. */
+  async function askDamaged(name: string, damage: (db: Database) => void, path: string) {
+    const broken = tempDir(`dadosbr-${name}-`)
     cpSync(dataDir, broken, { recursive: true, verbatimSymlinks: true })
     const db = new Database(join(broken, 'cnpj', 'current', 'busca.sqlite'))
-    // A dense block cut short, as a bad write or a bad disk would leave it.
-    const id = (db.query(`SELECT id FROM filtro_bloco WHERE id BETWEEN ? AND ? AND linhas >= ${BITMAP_DENSE} LIMIT 1`).get(filterTokenId(filterToken.porte('05')!) * BITMAP_CHUNK, (filterTokenId(filterToken.porte('05')!) + 1) * BITMAP_CHUNK - 1) as { id: number }).id
-    db.query('UPDATE filtro_bloco SET dados = substr(dados, 1, 100) WHERE id = ?').run(id)
+    damage(db)
     db.close()
     const app = (await testApp({ dataDir: broken })).app
     try {
-      const r = await get(app, '/v1/cnpj/busca?porte=demais')
-      expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
+      return await get(app, path)
     } finally {
       app.close()
     }
+  }
+
+  test('a damaged bitmap is a damaged build: 503, never a 500 or a wrong answer', async () => {
+    const r = await askDamaged('badbitmaps', (db) => {
+      // A dense block cut short, as a bad write or a bad disk would leave it.
+      const porte = filterTokenId(filterToken.porte('05')!)
+      const id = (db.query(`SELECT id FROM filtro_bloco WHERE id BETWEEN ? AND ? AND linhas >= ${BITMAP_DENSE} LIMIT 1`).get(porte * BITMAP_CHUNK, (porte + 1) * BITMAP_CHUNK - 1) as { id: number }).id
+      db.query('UPDATE filtro_bloco SET dados = substr(dados, 1, 100) WHERE id = ?').run(id)
+    }, '/v1/cnpj/busca?porte=demais')
+    expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
   })
 
   test('a month whose exact dates lost some rows is a damaged build too: 503, not a wrong count', async () => {
-    const broken = tempDir('dadosbr-badvalues-')
-    cpSync(dataDir, broken, { recursive: true, verbatimSymlinks: true })
-    const db = new Database(join(broken, 'cnpj', 'current', 'busca.sqlite'))
-    // June 2010's dates in its first chunk, one value short (still whole 4-byte values).
-    const june = filterTokenId(filterToken.aberturaMes(2010, 6))
-    const id = (db.query('SELECT id FROM filtro_valor WHERE id BETWEEN ? AND ? AND length(dados) >= 8 LIMIT 1').get(june * BITMAP_CHUNK, (june + 1) * BITMAP_CHUNK - 1) as { id: number }).id
-    db.query('UPDATE filtro_valor SET dados = substr(dados, 1, length(dados) - 4) WHERE id = ?').run(id)
-    db.close()
-    const app = (await testApp({ dataDir: broken })).app
-    try {
-      const r = await get(app, '/v1/cnpj/busca?abertura_de=2010-06-15&abertura_ate=2010-06-20')
-      expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
-    } finally {
-      app.close()
-    }
+    const r = await askDamaged('badvalues', (db) => {
+      // June 2010's dates in its first chunk, one value short (still whole 4-byte values).
+      const june = filterTokenId(filterToken.aberturaMes(2010, 6))
+      const id = (db.query('SELECT id FROM filtro_valor WHERE id BETWEEN ? AND ? AND length(dados) >= 8 LIMIT 1').get(june * BITMAP_CHUNK, (june + 1) * BITMAP_CHUNK - 1) as { id: number }).id
+      db.query('UPDATE filtro_valor SET dados = substr(dados, 1, length(dados) - 4) WHERE id = ?').run(id)
+    }, '/v1/cnpj/busca?abertura_de=2010-06-15&abertura_ate=2010-06-20')
+    expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
   })
 
   test('three filters, and filters with porte or municipio', async () => {

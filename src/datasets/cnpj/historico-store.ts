@@ -173,27 +173,13 @@ export class HistoryMonth {
   /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
   itemsOfRoot(rootKey: number): Item[] {
     const firsts = (this.rootFirsts ??= Float64Array.from((this.db.query('SELECT chave FROM raiz ORDER BY chave').values() as [number][]).map(([k]) => Number(k))))
-    // The last block whose first root is at most rootKey.
-    let a = 0
-    let b = firsts.length
-    while (a < b) {
-      const mid = (a + b) >> 1
-      if (firsts[mid]! <= rootKey) a = mid + 1
-      else b = mid
-    }
+    // The last block whose first root is at most rootKey (root keys are integers).
+    const a = lowerBound(firsts, rootKey + 1)
     if (a === 0) return []
     const chave = firsts[a - 1]!
     const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + chave, () => decodeRootBlock((this.rootBlockStmt.get(chave) as { dados: Uint8Array }).dados))
-    let lo = 0
-    let hi = block.roots.length - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1
-      const r = block.roots[mid]!
-      if (r === rootKey) return [...block.positions.subarray(block.starts[mid]!, block.starts[mid + 1]!)].map((p) => this.item(p))
-      if (r < rootKey) lo = mid + 1
-      else hi = mid - 1
-    }
-    return []
+    const i = lowerBound(block.roots, rootKey)
+    return block.roots[i] === rootKey ? [...block.positions.subarray(block.starts[i]!, block.starts[i + 1]!)].map((p) => this.item(p)) : []
   }
 
   close() {

@@ -123,9 +123,10 @@ function startPrewarm(dir: string, referencia: string, search: Database, log: Lo
   const gb = (bytes: number) => Math.round(bytes / 1e8) / 10
   void (async () => {
     let budget = PREWARM_SHARE * (await availableMemory())
+    const bitmapsAt = searchIndexPart(search)
     for (const name of [SEARCH_FILE, PARTNER_SEARCH_FILE, CARDS_FILE, DUCKDB_FILE]) {
       if (stopped) return
-      current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? searchIndexPart(search) : undefined })
+      current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? bitmapsAt : undefined })
       const r = await current.done
       if (r.status === 'parado') return
       if (r.status === 'pulado') {
@@ -139,7 +140,6 @@ function startPrewarm(dir: string, referencia: string, search: Database, log: Lo
     }
     // Everything else fits: the filter bitmaps too, last (a filter-only search's first read of a
     // word then comes from memory; nationally the cards take the budget before this).
-    const bitmapsAt = searchIndexPart(search)
     if (stopped || bitmapsAt === undefined) return
     current = prewarm(join(dir, SEARCH_FILE), { budgetBytes: budget, from: bitmapsAt })
     const r = await current.done

@@ -5,7 +5,7 @@ import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
-import { heldMonths, monthRanges } from './history'
+import { heldMonths, monthRanges, planHistory } from './history'
 import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
 import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
 import { municipiosDownloadDir } from '../lib/municipios-rfb'
@@ -92,6 +92,8 @@ export const cnpjIngest: IngestDataset = {
       const built = month && upToDateBuild(dataDir, month)
       if (built) return `base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`
     }
+    // A month the history refuses (older than the newest held, or held already) is refused before its ~8 GB are downloaded.
+    if (month) planHistory(dataDir, month)
     const downloads = flags['--downloads'] as string | undefined
     const source = fromDir && month
       ? { dir: fromDir, month }

@@ -20,7 +20,7 @@ import {
 import { socio, socioRow } from '../../src/datasets/cnpj/service'
 import { municipiosIbge, type CardView } from '../../src/datasets/cnpj/card-json'
 import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
-import { parseMeta } from '../../src/datasets/cnpj/historico-store'
+import { HistoryStore, parseMeta } from '../../src/datasets/cnpj/historico-store'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
 import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
@@ -77,6 +77,18 @@ export function planHistory(dataDir: string, month: string, restart = false): Hi
     throw new BuildError(
       `o mês ${month} é anterior ao mais recente guardado (${newest}): o histórico só cresce para a frente; carregue os meses do mais antigo ao mais novo, numa pasta de dados nova (--data) se precisar de meses anteriores a ${held[0] ?? currentMonth}`,
     )
+  }
+  if (held.length) {
+    // The months carried over must be whole: a damaged or missing month file would be linked into
+    // every later build (the same checks as the server's, historico-store.ts).
+    const store = new HistoryStore(link)
+    const damage = store.damage
+    store.close()
+    if (damage) throw new BuildError(`o histórico em uso está danificado (${damage}); restaure o arquivo de um backup, descarte os meses até ele (dadosbr historico cnpj --descartar-antes AAAA-MM) ou comece um histórico novo numa pasta de dados nova (--data)`)
+    if (held.at(-1) !== currentMonth)
+      throw new BuildError(
+        `o histórico em uso termina em ${held.at(-1)}, mas a base em uso é de ${currentMonth} (o arquivo ${historyFile(currentMonth)} sumiu de ${join(link, HISTORY_DIR)}); restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`,
+      )
   }
   if (month === newest) return { kind: 'carry', month, current: link, currentMonth, held }
   if (!existsSync(join(link, DUCKDB_FILE)))

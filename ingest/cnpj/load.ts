@@ -300,6 +300,12 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
     build: async (work) => {
       // A month older than the history's newest is refused here, under the build lock and before anything is loaded.
       const historyPlan = planHistory(options.dataDir, options.month, options.historyRestart)
+      // A month with zips missing, compared with the one in use, would record every establishment of those zips as gone.
+      const zips = FILE_KINDS.reduce((n, k) => n + k.zips.length, 0)
+      if (historyPlan.kind !== 'baseline' && sources.length < zips)
+        throw new BuildError(
+          `faltam ${zips - sources.length} dos ${zips} zips de ${options.month}: um mês parcial não entra no histórico (daria como saídos do cadastro os estabelecimentos dos zips que faltam); complete o mês, ou construa-o numa pasta de dados nova (--data), sem histórico`,
+        )
       let instance: DuckDBInstance | undefined
       try {
         // Every file loads straight into its table of the served file: the registry, typed, as

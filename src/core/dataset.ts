@@ -10,6 +10,8 @@ export interface DatasetHealth {
   ok: boolean
   /** Why the dataset cannot serve, in Portuguese, when ok is false. */
   motivo?: string
+  /** A part of a dataset that serves, but not whole (the registry's history damaged), in Portuguese: the service is degraded. */
+  aviso?: string
   /** Reference date (YYYY-MM-DD) or month (YYYY-MM) of the loaded data, when known. */
   referencia?: string | null
 }

@@ -13,7 +13,15 @@ export const Health = z.object({
   base_referencia: z.string().regex(/^\d{4}-\d{2}$/).nullable().describe('mês de referência (AAAA-MM) do cadastro de empresas carregado'),
   pagamentos: z.enum(['ativos', 'desligados', 'indisponiveis']).describe('desligados com --free (nada é cobrado); indisponiveis quando o facilitador não responde (rotas pagas dão 503)'),
   sem_fontes: z.boolean().describe('true com serve --sem-fontes: nenhuma fonte externa é consultada e as cópias são servidas como estão (a amostra embutida, status amostra)'),
-  bases: z.array(z.object({ nome: z.string(), ok: z.boolean(), referencia: z.string().nullable(), motivo: z.string().nullable() })),
+  bases: z.array(
+    z.object({
+      nome: z.string(),
+      ok: z.boolean(),
+      referencia: z.string().nullable(),
+      motivo: z.string().nullable(),
+      aviso: z.string().nullable().describe('uma parte da base que não responde, com a base servindo (o histórico do cadastro danificado): o serviço fica degradado'),
+    }),
+  ),
   fontes: z
     .array(FonteEstado)
     .describe('fontes consultadas pelo servidor, cada uma com o mesmo registro que o `fonte` das suas rotas traz (para uma fonte com várias consultas, a consulta padrão), o número de falhas seguidas e o problema que deixa o serviço degradado'),
@@ -30,9 +38,9 @@ export async function healthOf(ctx: AppContext): Promise<z.infer<typeof Health>>
     const h = store
       ? await store.health().catch((e: Error) => ({ ok: false, motivo: `não abre: ${e.message}`, referencia: null }))
       : { ok: false, motivo: ctx.openFailures.get(ds.name) ?? `arquivo de dados ausente em ${ctx.config.dataDir}; rode 'dadosbr ingest ${ds.name}'`, referencia: null }
-    bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível') })
+    bases.push({ nome: ds.name, ok: h.ok, referencia: h.referencia ?? null, motivo: h.ok ? null : (h.motivo ?? 'indisponível'), aviso: (h.ok && 'aviso' in h && h.aviso) || null })
   }
-  const motivos = bases.filter((b) => !b.ok).map((b) => `${b.nome}: ${b.motivo}`)
+  const motivos = bases.flatMap((b) => (!b.ok ? [`${b.nome}: ${b.motivo}`] : b.aviso ? [`${b.nome}: ${b.aviso}`] : []))
   const fontes = ctx.feeds.health().map(({ chave: _, ...f }) => f)
   for (const f of fontes) if (f.problema) motivos.push(`fonte ${f.nome}: ${f.problema}`)
   const pagamentos = ctx.config.free ? 'desligados' : (await ctx.payments?.available()) ? 'ativos' : 'indisponiveis'

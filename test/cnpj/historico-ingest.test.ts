@@ -124,7 +124,12 @@ describe('months only forward', () => {
     // As a build of the previous version: no history folder, no history in its manifest.
     rmSync(join(current(data), 'historico'), { recursive: true })
     const { app: old } = await testApp({ dataDir: data })
-    expect((await get(old, '/v1/cnpj/mudancas')).body.erro.mensagem).toBe("parâmetro de consulta 'referencia': esta base não guarda histórico (foi construída antes dele); a próxima 'dadosbr ingest cnpj' o começa")
+    // No month asked: no feed to give (503, nothing charged); a month asked: the 400 that says none is held.
+    expect(await get(old, '/v1/cnpj/mudancas')).toMatchObject({
+      status: 503,
+      body: { erro: { codigo: 'dados_indisponiveis', mensagem: "A base do cadastro em uso (2026-07) não guarda histórico (foi construída antes dele); a próxima 'dadosbr ingest cnpj' o começa." } },
+    })
+    expect((await get(old, '/v1/cnpj/mudancas?referencia=2026-06')).body.erro.mensagem).toBe("parâmetro de consulta 'referencia': esta base não guarda histórico (foi construída antes dele); a próxima 'dadosbr ingest cnpj' o começa")
     expect((await get(old, '/v1/cnpj/empresa/11222333000181/historico')).body).toMatchObject({ meses: [], mudancas: [] })
     await old.close()
     const m = await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, ...quiet })

@@ -111,6 +111,25 @@ describe('/v1/cnpj/mudancas', () => {
     expect(checked).toBe(5 * 5 * 5 * 5 * 3)
   })
 
+  test('municipio_ibge gives what the Receita code of that município gives (the month\'s TOM ↔ IBGE table), alone, with the other filters and with municipio', async () => {
+    const pairs = [['7107', '3550308'], ['9701', '5300108'], ['9373', '5208707']] as const
+    for (const [tom, ibge] of pairs)
+      for (const tipo of [undefined, 'abertura', 'endereco'])
+        for (const uf of [undefined, 'SP', 'GO'])
+          for (const cnae of [undefined, '4771701', '4120400']) {
+            const rest = Object.entries({ tipo, uf, cnae }).filter(([, v]) => v).map(([k, v]) => `&${k}=${v}`).join('')
+            const byTom = await get(app, `/v1/cnpj/mudancas?municipio=${tom}${rest}&por_pagina=100`)
+            expect(byTom.status).toBe(200)
+            expect((await get(app, `/v1/cnpj/mudancas?municipio_ibge=${ibge}${rest}&por_pagina=100`)).body).toEqual(byTom.body)
+            expect((await get(app, `/v1/cnpj/mudancas?municipio=${tom}&municipio_ibge=${ibge}${rest}&por_pagina=100`)).body).toEqual(byTom.body)
+          }
+    expect((await get(app, '/v1/cnpj/mudancas?municipio_ibge=3550308')).body.total).toBe(FEED.filter((i) => i.municipio === 'SAO PAULO').length)
+    expect((await get(app, '/v1/cnpj/mudancas?municipio=7107&municipio_ibge=5300108')).body).toMatchObject({ total: 0, mudancas: [] })
+    // A município of the table with no change this month, and a valid code outside the table: no change, not an error.
+    expect((await get(app, '/v1/cnpj/mudancas?municipio_ibge=3304557')).body).toMatchObject({ total: 0, mudancas: [] })
+    expect((await get(app, '/v1/cnpj/mudancas?municipio_ibge=1500602')).body).toMatchObject({ total: 0, mudancas: [] })
+  })
+
   test('"companies opened in SP in CNAE 4721102 last month" is one call', async () => {
     const r = await get(app, '/v1/cnpj/mudancas?tipo=abertura&uf=sp&cnae=4721102')
     expect(r.body.mudancas.map((m: { cnpj: string; razao_social: string }) => [m.cnpj, m.razao_social])).toEqual([['12ABC34501DE35', CAFE]])
@@ -133,7 +152,9 @@ describe('/v1/cnpj/mudancas', () => {
     expect((await bad('por_pagina=101')).mensagem).toBe("parâmetro de consulta 'por_pagina': deve ser um número inteiro de 1 a 100")
     expect((await bad('uf=XX')).mensagem).toBe("parâmetro de consulta 'uf': deve ser a sigla de uma das 27 UFs (duas letras: AC, AL, AM, AP, BA, CE, DF, ES, GO, MA, MG, MS, MT, PA, PB, PE, PI, PR, RJ, RN, RO, RR, RS, SC, SE, SP, TO) ou EX (estabelecimento no exterior)")
     expect((await bad('municipio=71')).mensagem).toBe("parâmetro de consulta 'municipio': código de 4 dígitos da Receita")
-    expect((await bad('cnae=47717')).mensagem).toBe("parâmetro de consulta 'cnae': sete dígitos")
+    expect((await bad('cnae=47717')).mensagem).toBe("parâmetro de consulta 'cnae': sete dígitos, sem pontuação (ex. 4711302)")
+    expect((await bad('cnae=6201-5/01')).mensagem).toBe("parâmetro de consulta 'cnae': sete dígitos, sem pontuação (ex. 4711302)")
+    expect((await bad('municipio_ibge=3550309')).mensagem).toBe("parâmetro de consulta 'municipio_ibge': código IBGE com dígito verificador inválido (o 7º dígito não confere com os seis primeiros): confira o código (ex. 1500602, Altamira/PA)")
   })
 })
 

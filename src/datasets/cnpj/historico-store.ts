@@ -2,12 +2,19 @@
 // with the build. Finds a root's changes (its feed positions in `raiz`) and a filter's range of the
 // feed by binary search over each ordering's first keys (read once per month, on first use) and
 // one block; blocks are zstd, decoded through a small shared cache.
+//
+// A damaged history never takes the registry with it: a month file that fails its header check or
+// its open, a chain of months with a hole (a month file lost), or a read that fails while serving
+// (a corrupt page, a missing block, a block that does not decode) answers 503 on the history's
+// answers only (HistoryDamagedError), while the cards, searches and lots of the month in use go on.
 import type { Database, Statement } from 'bun:sqlite'
 import { existsSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
+import { ApiError } from '../../core/errors'
+import { checkSqliteFile } from '../../core/stores/file-check'
 import { openImmutable } from '../../core/stores/sqlite'
 import {
-  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT,
+  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT, historyFile,
   INDEX_CNAE, INDEX_FEED, itemOf, ROTULO_IBGE, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
 } from './historico-layout'
 import { municipiosIbge, type CardView } from './card-json'
@@ -39,6 +46,16 @@ class BlockCache {
   clear() {
     this.young.clear()
     this.old.clear()
+  }
+}
+
+/** The history cannot answer: 503 on the route that needed it, the rest of the registry unaffected. */
+export class HistoryDamagedError extends ApiError {
+  constructor(reason: string) {
+    super(
+      'dados_indisponiveis',
+      `O histórico do cadastro está danificado neste servidor (${reason}); as fichas do mês em uso seguem disponíveis. Restaure o arquivo de um backup, descarte os meses até ele ('dadosbr historico cnpj --descartar-antes AAAA-MM') ou comece um histórico novo numa pasta de dados nova.`,
+    )
   }
 }
 
@@ -87,17 +104,49 @@ export class HistoryMonth {
   /** This month's blocks in its store's cache: its place * 2^44 + kind * 2^42 + block (a root block's key, below 36^8 < 2^42). */
   private readonly cacheBase: number
 
-  constructor(path: string, private readonly cache: BlockCache, place: number) {
+  constructor(
+    private readonly path: string,
+    private readonly cache: BlockCache,
+    place: number,
+    /** Told of a read that failed (the health says it). */
+    private readonly onDamage: (reason: string) => void = () => {},
+  ) {
     this.cacheBase = place * 2 ** 44
+    checkSqliteFile(path)
     this.db = openImmutable(path)
-    this.meta = parseMeta(this.db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
-    if (this.meta.formato !== HISTORY_FORMAT) {
+    try {
+      this.meta = parseMeta(this.db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
+      if (this.meta.formato !== HISTORY_FORMAT) throw new Error(`histórico no formato ${this.meta.formato}, este servidor lê o ${HISTORY_FORMAT}`)
+      if (!/^\d{4}-\d{2}$/.test(this.meta.referencia ?? '')) throw new Error('sem o mês na tabela meta')
+      this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
+      this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
+      this.rootBlockStmt = this.db.prepare('SELECT dados FROM raiz WHERE chave = ?')
+    } catch (err) {
       this.db.close()
-      throw new Error(`${path}: histórico no formato ${this.meta.formato}, este servidor lê o ${HISTORY_FORMAT}; rode 'dadosbr ingest cnpj' de novo`)
+      throw err
     }
-    this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
-    this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
-    this.rootBlockStmt = this.db.prepare('SELECT dados FROM raiz WHERE chave = ?')
+  }
+
+  /**
+   * A read of this file: any failure (SQLite's corrupt page or I/O error, a block row missing, a
+   * block that does not decode) is the file's damage, answered 503 by the history's routes only.
+   */
+  private read<T>(what: string, fn: () => T): T {
+    try {
+      return fn()
+    } catch (err) {
+      if (err instanceof ApiError) throw err
+      const reason = `${basename(this.path)}: ${what}: ${err instanceof Error ? err.message : String(err)}`
+      this.onDamage(reason)
+      throw new HistoryDamagedError(reason)
+    }
+  }
+
+  /** A row's blob, or a damage error when the row is missing. */
+  private blob(stmt: Statement, key: number | string, what: string): Uint8Array {
+    const row = stmt.get(key) as { dados: Uint8Array } | null
+    if (!row) throw new Error(`${what} ${key} ausente`)
+    return row.dados
   }
 
   get referencia() {
@@ -108,25 +157,27 @@ export class HistoryMonth {
   view(which: typeof ROTULOS_MES | typeof ROTULOS_ANTERIOR): CardView {
     let v = this.views[which]
     if (v === undefined) {
-      const row = this.db.query('SELECT dados FROM rotulos WHERE chave = ?').get(which) as { dados: Uint8Array } | null
-      const referencia = which === ROTULOS_MES ? this.meta.referencia : this.meta.referencia_anterior
-      v = row && referencia ? { ...lookupsOf(decodeJson<RotulosJson>(row.dados)), referencia } : null
+      v = this.read('tabelas de códigos', () => {
+        const row = this.db.query('SELECT dados FROM rotulos WHERE chave = ?').get(which) as { dados: Uint8Array } | null
+        const referencia = which === ROTULOS_MES ? this.meta.referencia : this.meta.referencia_anterior
+        return row && referencia ? { ...lookupsOf(decodeJson<RotulosJson>(row.dados)), referencia } : null
+      })
       this.views[which] = v
     }
-    if (!v) throw new Error(`${this.meta.referencia}: sem as tabelas de códigos de ${which === ROTULOS_MES ? 'o mês' : 'o mês anterior'}`)
+    if (!v) throw new HistoryDamagedError(`${basename(this.path)}: sem as tabelas de códigos de ${which === ROTULOS_MES ? 'o mês' : 'o mês anterior'}`)
     return v
   }
 
   private feedBlock(n: number): FeedBlock {
-    return this.cache.get(this.cacheBase + n, () => decodeFeedBlock((this.feedStmt.get(n) as { dados: Uint8Array }).dados))
+    return this.cache.get(this.cacheBase + n, () => this.read('bloco do fluxo', () => decodeFeedBlock(this.blob(this.feedStmt, n, 'bloco'))))
   }
 
   private cnaeBlock(n: number): CnaeBlock {
-    return this.cache.get(this.cacheBase + 2 ** 42 + n, () => decodeCnaeBlock((this.cnaeStmt.get(n) as { dados: Uint8Array }).dados))
+    return this.cache.get(this.cacheBase + 2 ** 42 + n, () => this.read('bloco do fluxo por CNAE', () => decodeCnaeBlock(this.blob(this.cnaeStmt, n, 'bloco'))))
   }
 
   private index(which: typeof INDEX_FEED | typeof INDEX_CNAE): Float64Array {
-    const read = () => decodeFloats((this.db.query('SELECT dados FROM indice WHERE chave = ?').get(which) as { dados: Uint8Array }).dados)
+    const read = () => this.read('índice', () => decodeFloats(this.blob(this.db.query('SELECT dados FROM indice WHERE chave = ?'), which, 'índice')))
     return which === INDEX_FEED ? (this.feedIndex ??= read()) : (this.cnaeIndex ??= read())
   }
 
@@ -135,7 +186,7 @@ export class HistoryMonth {
    * clean dump (the Receita's codes are national), more where rows disagree.
    */
   ufsOfMunicipio(code: string): string[] {
-    this.municipioUfs ??= decodeJson<Record<string, string[]>>((this.db.query("SELECT dados FROM extra WHERE chave = 'municipios'").get() as { dados: Uint8Array }).dados)
+    this.municipioUfs ??= this.read('municípios', () => decodeJson<Record<string, string[]>>(this.blob(this.db.query('SELECT dados FROM extra WHERE chave = ?'), 'municipios', 'extra')))
     return this.municipioUfs[code] ?? []
   }
 
@@ -172,12 +223,12 @@ export class HistoryMonth {
 
   /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
   itemsOfRoot(rootKey: number): Item[] {
-    const firsts = (this.rootFirsts ??= Float64Array.from((this.db.query('SELECT chave FROM raiz ORDER BY chave').values() as [number][]).map(([k]) => Number(k))))
+    const firsts = (this.rootFirsts ??= this.read('raízes', () => Float64Array.from((this.db.query('SELECT chave FROM raiz ORDER BY chave').values() as [number][]).map(([k]) => Number(k)))))
     // The last block whose first root is at most rootKey (root keys are integers).
     const a = lowerBound(firsts, rootKey + 1)
     if (a === 0) return []
     const chave = firsts[a - 1]!
-    const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + chave, () => decodeRootBlock((this.rootBlockStmt.get(chave) as { dados: Uint8Array }).dados))
+    const block = this.cache.get(this.cacheBase + 2 * 2 ** 42 + chave, () => this.read('bloco de raízes', () => decodeRootBlock(this.blob(this.rootBlockStmt, chave, 'bloco'))))
     const i = lowerBound(block.roots, rootKey)
     return block.roots[i] === rootKey ? [...block.positions.subarray(block.starts[i]!, block.starts[i + 1]!)].map((p) => this.item(p)) : []
   }
@@ -192,16 +243,40 @@ export class HistoryMonth {
 export class HistoryStore {
   private readonly cache = new BlockCache()
   readonly months: HistoryMonth[] = []
+  /** Why the history cannot answer (a month file that did not open, a hole in the chain), or null. */
+  readonly damage: string | null = null
+  /** The last read that failed while serving (a damaged page or block), for the health. */
+  private readFault: string | null = null
 
   constructor(buildDir: string) {
     const dir = join(buildDir, HISTORY_DIR)
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => HISTORY_FILE.test(f)).sort() : []
-    try {
-      for (const f of files) this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length))
-    } catch (err) {
-      this.close()
-      throw err
+    for (const f of files) {
+      try {
+        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, (reason) => (this.readFault = reason)))
+      } catch (err) {
+        this.damage ??= `${f}: ${err instanceof Error ? err.message.replace(`${join(dir, f)}: `, '') : String(err)}`
+      }
     }
+    // Each month after the first was compared with the one held before it: a month that was not
+    // (its file lost and the newest built again, or a file copied from another history) would
+    // make a past card skip that month's changes.
+    for (let k = 1; k < this.months.length && !this.damage; k++) {
+      const m = this.months[k]!
+      if (m.meta.referencia_anterior !== this.months[k - 1]!.referencia)
+        this.damage = `${historyFile(m.referencia)} foi comparado com ${m.meta.referencia_anterior ?? 'nenhum mês'}, mas o mês guardado antes dele é ${this.months[k - 1]!.referencia}`
+    }
+  }
+
+  /** What the health reports: the history's damage found at open, or the last read that failed. */
+  get fault(): string | null {
+    return this.damage ?? this.readFault
+  }
+
+  /** Throws the history's 503 when it cannot answer. */
+  sound(): this {
+    if (this.damage) throw new HistoryDamagedError(this.damage)
+    return this
   }
 
   /** Months held, oldest first. */

@@ -21,9 +21,14 @@ type Out<T extends z.ZodType> = z.output<T>
 
 const TIPO = { abertura: tipoCode('abertura'), voltou: tipoCode('voltou_ao_cadastro'), saiu: tipoCode('saiu_do_cadastro'), entrada: tipoCode('socio_entrada'), saida: tipoCode('socio_saida'), alteracao: tipoCode('socio_alteracao') }
 
-/** 400 naming the months held, for a month the history does not hold. */
-function notHeld(files: CnpjFiles, referencia: string): ApiError {
+/**
+ * 400 naming the months held, for a month the history does not hold; without a month asked (the
+ * feed's default, on a build that holds no history), 503: there is no feed to give.
+ */
+function notHeld(files: CnpjFiles, referencia: string | undefined): ApiError {
   const held = files.historico.held
+  if (referencia === undefined)
+    return new ApiError('dados_indisponiveis', `A base do cadastro em uso (${files.referencia}) não guarda histórico (foi construída antes dele); a próxima 'dadosbr ingest cnpj' o começa.`)
   return new ApiError(
     'parametro_invalido',
     held.length
@@ -119,7 +124,7 @@ function rootAt(files: CnpjFiles, root: string, referencia: string, o: { only?: 
 /** The month asked (?referencia=), checked; null for the month in use (the plain answer). */
 function monthAsked(files: CnpjFiles, referencia: string | undefined): CardView | null {
   if (referencia === undefined || referencia === files.referencia) return null
-  const month = files.historico.month(referencia)
+  const month = files.historico.sound().month(referencia)
   if (!month) throw notHeld(files, referencia)
   return month.view(ROTULOS_MES)
 }
@@ -197,7 +202,7 @@ function changeJson(month: HistoryMonth, it: Item): string {
 export function historico(files: CnpjFiles, cnpj: string): JsonText {
   const root = cnpj.slice(0, 8)
   const key = rootKey(root)
-  const months = files.historico.months
+  const months = files.historico.sound().months
   // Whether the CNPJ is in the month in use: an establishment change of its own in that month says
   // so (it left, or it is there: opened, back, or changed between two dumps holding it), without
   // reading its card (a page of the card store: ~10 % of this route's CPU at 10 M companies).
@@ -254,22 +259,29 @@ function intervals(f: { tipo?: number; ufs?: number[]; municipio?: number; cnae?
 
 /** A month's change feed, filtered and paged: counted and read by position (never by scanning). */
 export function mudancas(files: CnpjFiles, q: Out<typeof MudancasQuery>): Out<typeof Mudancas> {
-  const held = files.historico.months
+  const held = files.historico.sound().months
   const month = q.referencia === undefined ? held.at(-1) : files.historico.month(q.referencia)
-  if (!month) throw notHeld(files, q.referencia ?? files.referencia)
+  if (!month) throw notHeld(files, q.referencia)
   const base = { referencia: month.referencia, referencia_anterior: month.meta.referencia_anterior, lacuna: month.meta.lacuna, pagina: q.pagina, fonte: fonte(month.referencia) }
-  let ufs = q.uf === undefined ? undefined : [q.uf as string]
-  if (q.municipio !== undefined) {
-    // A município is in one UF (more where the dump's rows disagree): the month's changes say which.
-    const of = month.ufsOfMunicipio(q.municipio)
-    ufs = ufs ? ufs.filter((u) => of.includes(u)) : of
+  const tipo = q.tipo === undefined ? undefined : tipoCode(q.tipo)
+  const cnae = q.cnae === undefined ? undefined : cnaeCodeOf(q.cnae)
+  const slots = (ufs: string[]) => ufs.map(ufSlotOf).sort((a, b) => a - b)
+  // The Receita's município codes asked: `municipio`, and those the month's TOM ↔ IBGE table gives `municipio_ibge` (both: the ones in both).
+  let toms = q.municipio === undefined ? undefined : [q.municipio]
+  if (q.municipio_ibge !== undefined) {
+    const of = month.view(ROTULOS_MES).ibge.tomsPorIbge.get(q.municipio_ibge) ?? []
+    toms = toms ? toms.filter((t) => of.includes(t)) : of
   }
-  const { ordering, list } = intervals({
-    tipo: q.tipo === undefined ? undefined : tipoCode(q.tipo),
-    ufs: ufs?.map(ufSlotOf).sort((a, b) => a - b),
-    municipio: q.municipio === undefined ? undefined : municipioCodeOf(q.municipio),
-    cnae: q.cnae === undefined ? undefined : cnaeCodeOf(q.cnae),
-  })
+  let ordering: 'feed' | 'cnae'
+  let list: Interval[]
+  if (toms === undefined) ({ ordering, list } = intervals({ tipo, ufs: q.uf === undefined ? undefined : slots([q.uf]), cnae }))
+  else {
+    // A município is in one UF (more where the dump's rows disagree): the month's changes say which.
+    ordering = 'feed'
+    list = toms
+      .flatMap((m) => intervals({ tipo, ufs: slots(month.ufsOfMunicipio(m).filter((u) => q.uf === undefined || u === q.uf)), municipio: municipioCodeOf(m), cnae }).list)
+      .sort((a, b) => a[0] - b[0])
+  }
   const ranges = list.map(([lo, hi]) => [month.lowerBound(ordering, lo), month.lowerBound(ordering, hi + 1)] as const).filter(([a, b]) => b > a)
   const total = ranges.reduce((n, [a, b]) => n + (b - a), 0)
   const offset = (q.pagina - 1) * q.por_pagina

@@ -250,8 +250,9 @@ export const MudancasQuery = z.object({
   referencia: mes.optional().describe('mês do feed (padrão: o mais recente do histórico)'),
   tipo: TipoMudanca.optional(),
   uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
-  municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional(),
-  cnae: z.string().regex(/^\d{7}$/, 'sete dígitos').optional().describe('atividade principal'),
+  municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional().describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge'),
+  municipio_ibge: ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita do mês'),
+  cnae: cnaeCode('atividade principal', '6201501').optional(),
   pagina,
   por_pagina: intParam(1, 100).default(20).describe('até 100'),
 })

@@ -186,7 +186,9 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
     unavailable: () => follower.unavailable(),
     async health(): Promise<DatasetHealth> {
       const files = follower.peek()
-      return files ? { ok: true, referencia: files.referencia } : { ok: false, motivo: follower.unavailable() ?? 'nenhuma construção aberta' }
+      if (!files) return { ok: false, motivo: follower.unavailable() ?? 'nenhuma construção aberta' }
+      const fault = files.historico.fault
+      return { ok: true, referencia: files.referencia, ...(fault ? { aviso: `histórico danificado (${fault}); as fichas do mês em uso seguem disponíveis` } : {}) }
     },
     close: () => follower.close(),
   }

@@ -6,8 +6,8 @@
 // itself is misused (no --arquivo, an unreadable file, an output of unknown kind, no data built).
 // A long list is answered by helper processes, one per core (consultar-parts.ts): this process
 // reads the list and writes the rows in order, they look the CNPJs up and write their answers.
-import { existsSync, statSync } from 'node:fs'
-import { extname, resolve } from 'node:path'
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, truncateSync } from 'node:fs'
+import { dirname, extname, resolve } from 'node:path'
 import { progress } from '../../ingest/lib/progress'
 import { itemDoLote } from '../core/lote'
 import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
@@ -18,7 +18,7 @@ import { machineCores } from '../core/cores'
 import { localAnswers, partAnswers, type AnswerText, type Answers } from './consultar-parts'
 
 const SPECS: FlagSpec[] = [
-  { name: '--arquivo', value: true, help: 'a lista: .txt (um CNPJ por linha) ou .csv (a coluna cujo cabeçalho tem CNPJ, senão a primeira); obrigatória' },
+  { name: '--arquivo', value: true, help: 'a lista: .txt (um CNPJ por linha) ou .csv (a coluna cujo cabeçalho tem CNPJ, senão a que traz CNPJs); obrigatória' },
   { name: '--saida', value: true, help: 'onde escrever: x.jsonl (uma linha JSON por linha da lista) ou x.csv (colunas planas); sem ela, JSONL na saída padrão' },
   { name: '--data', value: true, help: 'pasta dos dados (padrão ./data) [DADOSBR_DATA]' },
   { name: '--quiet', value: false, help: 'sem barra de progresso nem resumo' },
@@ -70,25 +70,97 @@ async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<{ linha
   if (rest) yield { linha: ++linha, texto: rest.replace(/\r$/, '') }
 }
 
+/** Records read before the CNPJ column of a .csv without a CNPJ header is chosen. */
+const SNIFF_RECORDS = 50
+
 /**
- * The CNPJ field of each record of a .csv list: `;` or `,` (whichever the first line has more of),
- * the column whose header names CNPJ when the first record is a header, else the first column.
- * Numbered as lines of the file (the header is line 1).
+ * The CNPJ field of each record of a .csv list: `;` or `,` (whichever the first line has more of).
+ * The column whose header names CNPJ; without one, the column where most of the first records hold
+ * a valid CNPJ (the first column when none does), and a first record whose cell there has no digit
+ * is a header. Numbered as lines of the file (the header is line 1).
  */
 async function* csvLines(chunks: AsyncIterable<string>, firstLine: string): AsyncGenerator<{ linha: number; texto: string }> {
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ','
-  let column = 0
-  let linha = 0
-  for await (const row of csvRows(chunks, delimiter)) {
-    linha++
-    if (linha === 1) {
-      const named = row.findIndex((h) => normalizeHeader(h).includes('CNPJ'))
-      if (named >= 0) {
-        column = named
-        continue
-      }
+  const rows = csvRows(chunks, delimiter)[Symbol.asyncIterator]()
+  const first: string[][] = []
+  let done = false
+  // A file cut within the first records: those before the cut are still answered, then the error.
+  let cut: unknown = null
+  while (first.length < SNIFF_RECORDS) {
+    let next: IteratorResult<string[]>
+    try {
+      next = await rows.next()
+    } catch (err) {
+      cut = err
+      next = { done: true, value: undefined }
     }
-    yield { linha, texto: row[column] ?? '' }
+    if (next.done) {
+      done = true
+      break
+    }
+    first.push(next.value)
+  }
+  let column = first[0]?.findIndex((h) => normalizeHeader(h).includes('CNPJ')) ?? -1
+  let linha = 0
+  if (column >= 0) {
+    // The header names the column; it is not a line of the list.
+    first.shift()
+    linha = 1
+  } else {
+    const valid = (cell: string | undefined) => cell !== undefined && cnpjDaPlanilha(cell.trim()).cnpj !== null
+    const width = Math.max(0, ...first.map((r) => r.length))
+    let best = 0
+    column = 0
+    for (let c = 0; c < width; c++) {
+      const n = first.filter((r) => valid(r[c])).length
+      if (n > best) [best, column] = [n, c]
+    }
+    if (best > 0 && first[0] && !/\d/.test(first[0][column] ?? '')) {
+      first.shift()
+      linha = 1
+    }
+  }
+  for (const row of first) yield { linha: ++linha, texto: row[column] ?? '' }
+  if (cut) throw cut
+  if (done) return
+  for (let next = await rows.next(); !next.done; next = await rows.next()) yield { linha: ++linha, texto: next.value[column] ?? '' }
+}
+
+/**
+ * A list item as a spreadsheet gives it: the CNPJ rule of the bulk routes, and a number of 12 or 13
+ * digits (a CNPJ whose leading zeros the spreadsheet dropped: 00638595000105 shown as
+ * 638595000105) taken with its zeros back when its check digits then hold. A leading apostrophe
+ * (Excel's mark for a number kept as text) is dropped.
+ */
+export function cnpjDaPlanilha(text: string) {
+  const entrada = text.trim()
+  const item = itemDoLote(entrada.replace(/^'/, ''))
+  if (item.cnpj === null && /^\d{12,13}$/.test(item.entrada)) {
+    const padded = itemDoLote(item.entrada.padStart(14, '0'))
+    if (padded.cnpj !== null) return { entrada, cnpj: padded.cnpj }
+  }
+  return { ...item, entrada }
+}
+
+/** The byte order marks a list may start with (Windows' "Unicode" text is UTF-16LE). */
+function encodingOf(head: Uint8Array): 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be' {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8'
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le'
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be'
+  // Else UTF-8 when the text is, cp1252 (Excel's) otherwise.
+  return sniffEncoding(head)
+}
+
+/** A spreadsheet saved in its own binary format (xlsx and ods are zips, xls an OLE file): not a list to read line by line. */
+function binarySpreadsheet(path: string): boolean {
+  if (/\.(xlsx|xlsm|xls|ods|numbers)$/i.test(path)) return true
+  const fd = openSync(path, 'r')
+  try {
+    const head = Buffer.alloc(4)
+    const n = readSync(fd, head, 0, 4, 0)
+    return n === 4 && (head.readUInt32BE(0) === 0x504b0304 || head.readUInt32BE(0) === 0xd0cf11e0)
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -134,9 +206,17 @@ export async function consultar(argv: string[]): Promise<number> {
   if (typeof arquivo !== 'string') throw new UsageError('--arquivo LISTA é obrigatório (um CNPJ por linha, .txt, ou uma planilha .csv)')
   const path = resolve(arquivo)
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--arquivo ${arquivo}: arquivo não encontrado`)
+  if (binarySpreadsheet(path)) throw new UsageError(`--arquivo ${arquivo}: é uma planilha no formato do Excel ou do LibreOffice; salve-a como CSV (ou a coluna de CNPJs como .txt) e rode de novo`)
   const saida = flags['--saida'] as string | undefined
   const format = saida === undefined ? 'jsonl' : extname(saida).toLowerCase() === '.csv' ? 'csv' : extname(saida).toLowerCase() === '.jsonl' ? 'jsonl' : null
   if (!format) throw new UsageError(`--saida ${saida}: use um nome terminado em .csv ou .jsonl`)
+  const outPath = saida === undefined ? null : resolve(saida)
+  if (outPath !== null) {
+    // Checked before the base is opened: a wrong output is a usage error, found in a second.
+    if (!existsSync(dirname(outPath)) || !statSync(dirname(outPath)).isDirectory()) throw new UsageError(`--saida ${saida}: a pasta ${dirname(outPath)} não existe; crie-a ou escolha outra`)
+    if (existsSync(outPath) && (statSync(outPath).isDirectory() || realpathSync(outPath) === realpathSync(path)))
+      throw new UsageError(`--saida ${saida}: ${statSync(outPath).isDirectory() ? 'é uma pasta' : 'é o próprio arquivo da lista'}; escolha outro nome`)
+  }
   const quiet = Boolean(flags['--quiet'])
   const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
   const processosFlag = flags['--processos']
@@ -169,12 +249,13 @@ export async function consultar(argv: string[]): Promise<number> {
   if (parts > 1) await closeBase()
   const bar = progress(`consultar ${which}`, size, { quiet })
   const head = new Uint8Array(await Bun.file(path).slice(0, 1 << 20).arrayBuffer())
-  // A byte order mark says UTF-8 whatever follows; else UTF-8 when the text is, cp1252 (Excel's) otherwise.
-  const encoding = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 'utf-8' : sniffEncoding(head)
+  const encoding = encodingOf(head)
   const chunks = decodeText(counted(path, (n) => bar.add(n)), encoding)
-  const firstLine = new TextDecoder().decode(head.subarray(0, 4096)).split(/\r?\n/)[0] ?? ''
+  const firstLine = new TextDecoder(encoding).decode(head.subarray(0, 4096)).split(/\r?\n/)[0] ?? ''
   const lines = extname(path).toLowerCase() === '.csv' ? csvLines(chunks, firstLine) : textLines(chunks)
-  const out = saida ? Bun.file(resolve(saida)).writer({ highWaterMark: 1 << 20 }) : Bun.stdout.writer({ highWaterMark: 1 << 20 })
+  // Bun's file writer writes over an existing file without cutting it: an older, longer output would keep its tail.
+  if (outPath !== null && existsSync(outPath)) truncateSync(outPath, 0)
+  const out = outPath !== null ? Bun.file(outPath).writer({ highWaterMark: 1 << 20 }) : Bun.stdout.writer({ highWaterMark: 1 << 20 })
   const write = (piece: string | Uint8Array[]) => {
     if (typeof piece === 'string') out.write(piece)
     else for (const p of piece) out.write(p)
@@ -237,7 +318,7 @@ export async function consultar(argv: string[]): Promise<number> {
         summary.em_branco++
         row = { linha, entrada: '', cnpj: null, encontrado: false, erro: { codigo: 'linha_vazia', mensagem: 'linha em branco' } }
       } else {
-        const item = itemDoLote(entrada)
+        const item = cnpjDaPlanilha(entrada)
         if (item.cnpj === null) {
           summary.invalidos++
           row = { linha, entrada: item.entrada, cnpj: null, encontrado: false, erro: item.erro }

@@ -48,8 +48,14 @@ export function lerLote(query: URLSearchParams): Lote {
   return lerListaDeCnpjs(all[0] ?? '')
 }
 
+/** Most characters `cnpjs` may have: 100 punctuated CNPJs with a comma and a space each take ~2 000. */
+export const MAX_TEXTO_DO_LOTE = 4000
+const TEXTO_LONGO = (n: number) => `a lista tem ${n} caracteres; o máximo é ${MAX_TEXTO_DO_LOTE} (${MAX_CNPJS_POR_LOTE} CNPJs com pontuação, vírgula e espaço cabem em ~2 000)`
+
 /** The same rule over the parameter's text (the handler's parsed query). */
 export function lerListaDeCnpjs(raw: string): Lote {
+  // Checked by the price too (unidadesDoLote): a URL the handler would refuse is never priced.
+  if (raw.length > MAX_TEXTO_DO_LOTE) throw bad(TEXTO_LONGO(raw.length))
   if (OTHER_SEPARATOR.test(raw)) throw bad('separe os CNPJs por vírgula (ex. cnpjs=33683111000280,33.683.111/0002-80); ponto e vírgula, barra vertical, tabulação e quebra de linha não separam')
   const given = raw.split(',').map((s) => s.trim()).filter(Boolean)
   if (!given.length) throw bad(LISTA_VAZIA)
@@ -75,13 +81,13 @@ export function lerListaDeCnpjs(raw: string): Lote {
 export const unidadesDoLote = (input: { query: URLSearchParams }) => lerLote(input.query).validos.length
 
 /** The query parameter as the OpenAPI document describes it (the route's zod schema reads it as text; lerLote checks it). */
-export const CNPJS_DESCRICAO = `de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula, com ou sem pontuação; repetidos contam uma vez; cada inválido volta com o seu erro e não é cobrado`
+export const CNPJS_DESCRICAO = `de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula, com ou sem pontuação (até ${MAX_TEXTO_DO_LOTE} caracteres); repetidos contam uma vez; cada inválido volta com o seu erro e não é cobrado`
 
 const LISTA_VAZIA = `informe de 1 a ${MAX_CNPJS_POR_LOTE} CNPJs separados por vírgula (ex. cnpjs=33683111000280,33.683.111/0002-80)`
 
 /** The query of a bulk route: `cnpjs` as text, required (lerListaDeCnpjs reads it, with the same message when it is empty). */
 export const LoteQuery = z.object({
-  cnpjs: z.string({ error: LISTA_VAZIA }).max(4000).describe(CNPJS_DESCRICAO).meta({ example: '33683111000280,12.ABC.345/01DE-35,11222333000181' }),
+  cnpjs: z.string({ error: LISTA_VAZIA }).max(MAX_TEXTO_DO_LOTE, { error: (i) => TEXTO_LONGO(String(i.input ?? '').length) }).describe(CNPJS_DESCRICAO).meta({ example: '33683111000280,12.ABC.345/01DE-35,11222333000181' }),
 })
 
 /** An error of one item of a bulk answer: the code and message its single route gives. */

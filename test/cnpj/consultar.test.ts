@@ -89,6 +89,48 @@ describe('dadosbr consultar cnpj', () => {
     expect(cut.err).toContain('aspas abertas na linha 3 não se fecham até o fim do arquivo (arquivo truncado?): o resto do arquivo não foi lido')
   })
 
+  test("a CSV whose header does not name CNPJ, or that has none: the column holding CNPJs; a spreadsheet's lost leading zeros put back when the check digits hold", () => {
+    const named = run(['cnpj', '--arquivo', file('documento.csv', 'Razão;Documento;UF\r\nPETROBRAS;33.683.111/0002-80;RJ\r\nCAFÉ;12ABC34501DE35;SP\r\nX;lixo;SP\r\n'), '--quiet'])
+    expect(jsonl(named.out).map((x) => [x.linha, x.entrada, x.cnpj])).toEqual([[2, '33.683.111/0002-80', '33683111000280'], [3, '12ABC34501DE35', '12ABC34501DE35'], [4, 'lixo', null]])
+    const second = run(['cnpj', '--arquivo', file('segunda.csv', 'PETROBRAS,33683111000280\nCAFÉ,12ABC34501DE35\n'), '--quiet'])
+    expect(jsonl(second.out).map((x) => [x.linha, x.cnpj])).toEqual([[1, '33683111000280'], [2, '12ABC34501DE35']])
+    // 00638595000105 as Excel shows it (638595000105), and with its text mark; 12 digits whose padding fails the check digits stay invalid.
+    const zeros = run(['cnpj', '--arquivo', file('zeros.txt', "638595000105\n'00638595000105\n638595000106\n"), '--quiet'])
+    expect(jsonl(zeros.out).map((x) => [x.entrada, x.cnpj, x.erro?.codigo ?? null])).toEqual([
+      ['638595000105', '00638595000105', 'nao_encontrado'], ["'00638595000105", '00638595000105', 'nao_encontrado'], ['638595000106', null, 'cnpj_invalido'],
+    ])
+  })
+
+  test('a list saved as UTF-16 (Windows "Unicode" text, PowerShell 5): read as such', () => {
+    const text = 'razão social\r\n33683111000280\r\n12ABC34501DE35\r\n'
+    const le = run(['cnpj', '--arquivo', file('utf16le.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])), '--quiet'])
+    const be = Buffer.from(text, 'utf16le').swap16()
+    const big = run(['cnpj', '--arquivo', file('utf16be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), be])), '--quiet'])
+    for (const r of [le, big]) expect(jsonl(r.out).map((x) => [x.entrada, x.cnpj])).toEqual([['razão social', null], ['33683111000280', '33683111000280'], ['12ABC34501DE35', '12ABC34501DE35']])
+  })
+
+  test('the output: an older, longer file is replaced whole; the list itself, a folder or a folder that does not exist is a usage error, before the base is read', () => {
+    const out = join(dir, 'sobrescrita.jsonl')
+    writeFileSync(out, 'x'.repeat(100_000))
+    expect(run(['cnpj', '--arquivo', file('curta.txt', '33683111000280\n'), '--saida', out, '--quiet']).code).toBe(0)
+    expect(jsonl(readFileSync(out, 'utf8')).map((x) => x.cnpj)).toEqual(['33683111000280'])
+    const list = file('propria.csv', 'cnpj\n33683111000280\n')
+    expect(run(['cnpj', '--arquivo', list, '--saida', list])).toMatchObject({ code: 2, err: `dadosbr consultar: --saida ${list}: é o próprio arquivo da lista; escolha outro nome\n` })
+    expect(readFileSync(list, 'utf8')).toBe('cnpj\n33683111000280\n')
+    const missing = join(dir, 'nao', 'existe', 'x.csv')
+    expect(run(['cnpj', '--arquivo', list, '--saida', missing])).toMatchObject({ code: 2, err: `dadosbr consultar: --saida ${missing}: a pasta ${join(dir, 'nao', 'existe')} não existe; crie-a ou escolha outra\n` })
+    // Checked before the base: the same message with no data built.
+    expect(run(['cnpj', '--arquivo', list, '--saida', missing], tempDir('dadosbr-vazio-')).code).toBe(2)
+  })
+
+  test("a spreadsheet in Excel's or LibreOffice's own format: a usage error saying to save it as CSV", () => {
+    const xlsx = file('planilha.xlsx', Buffer.from('PK\x03\x04 not really a zip', 'latin1'))
+    expect(run(['cnpj', '--arquivo', xlsx])).toMatchObject({ code: 2, err: `dadosbr consultar: --arquivo ${xlsx}: é uma planilha no formato do Excel ou do LibreOffice; salve-a como CSV (ou a coluna de CNPJs como .txt) e rode de novo\n` })
+    // Named .csv, but an xls (OLE) inside: the same.
+    const xls = file('renomeada.csv', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))
+    expect(run(['cnpj', '--arquivo', xls]).code).toBe(2)
+  })
+
   test('a list saved as cp1252 (Excel): read as such', () => {
     const r = run(['cnpj', '--arquivo', file('cp1252.txt', Buffer.from('raz\xe3o social\r\n33683111000280\r\n', 'latin1')), '--quiet'])
     expect(jsonl(r.out).map((x) => [x.entrada, x.cnpj])).toEqual([['razão social', null], ['33683111000280', '33683111000280']])

@@ -2,6 +2,7 @@
 // order given, each the single route's answer or its error, item by item.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { buildIntegridade } from '../../ingest/integridade/load'
+import { unidadesDoLote } from '../../src/core/lote'
 import { get, testApp } from '../helpers'
 import { SAMPLE as INTEGRIDADE_SAMPLE } from '../integridade/helpers'
 import { buildFixtureData } from './helpers'
@@ -52,6 +53,12 @@ describe('/v1/cnpj/lote', () => {
     expect(await codes('/v1/cnpj/lote?cnpjs=1,2')).toEqual([400, 'parametro_invalido'])
     expect(await codes('/v1/cnpj/lote?cnpjs=33683111000280&cnpjs=12ABC34501DE35')).toEqual([400, 'parametro_repetido'])
     expect(await codes('/v1/cnpj/lote?cnpjs=33683111000280&uf=SP')).toEqual([400, 'parametro_desconhecido'])
+    // Too long a text: the same 400 from the price (no 402 for a URL the answer would refuse) and from the route.
+    const long = `${','.repeat(4000)}33683111000280`
+    const message = "parâmetro de consulta 'cnpjs': a lista tem 4014 caracteres; o máximo é 4000 (100 CNPJs com pontuação, vírgula e espaço cabem em ~2 000)"
+    expect(() => unidadesDoLote({ query: new URLSearchParams({ cnpjs: long }) })).toThrow(message)
+    expect(unidadesDoLote({ query: new URLSearchParams({ cnpjs: `${','.repeat(3000)}33683111000280` }) })).toBe(1)
+    expect((await get(app, `/v1/cnpj/lote?cnpjs=${long}`)).body).toEqual({ erro: { codigo: 'parametro_invalido', mensagem: message } })
   })
 })
 

@@ -132,7 +132,7 @@ export function isBlankRow(row: string[]): boolean {
  * that strict latin-1 would turn into a control character; utf-8 for INPE, ONS...). A UTF-8 BOM is
  * dropped. Decoding streams, so a multi-byte character split between chunks is kept whole.
  */
-export async function* decodeText(bytes: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, encoding: 'windows-1252' | 'utf-8' | 'iso-8859-1'): AsyncGenerator<string> {
+export async function* decodeText(bytes: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, encoding: 'windows-1252' | 'utf-8' | 'iso-8859-1' | 'utf-16le' | 'utf-16be'): AsyncGenerator<string> {
   // WHATWG maps the label iso-8859-1 to windows-1252 anyway; both decode 0x80-0x9F as cp1252.
   const decoder = new TextDecoder(encoding, { ignoreBOM: false })
   for await (const chunk of bytes) {

@@ -151,12 +151,12 @@ export const BuscaQuery = z
       .optional()
       .describe('natureza jurídica (ex. 2062 sociedade empresária limitada, 2135 empresário individual)'),
     porte: z.enum(['micro_empresa', 'pequeno_porte', 'empresa_pequeno_porte', 'demais', 'nao_informado']).optional(),
-    capital_min: decimalParam(0, CAPITAL_MAXIMO, 1000000).optional().describe('capital social mínimo, em reais (inclusive)'),
+    capital_min: decimalParam(0, CAPITAL_MAXIMO, 1000000).optional().describe('capital social mínimo, em reais (inclusive); acima de capital_max dá 400'),
     capital_max: decimalParam(0, CAPITAL_MAXIMO, 5000000).optional().describe('capital social máximo, em reais (inclusive)'),
     simples: booleanParam(true).optional().describe('true: optante pelo Simples Nacional; false: não optante'),
     mei: booleanParam(false).optional().describe('true: optante pelo MEI; false: não optante'),
     situacao: z.enum(['ativa', 'baixada', 'suspensa', 'inapta', 'nula']).default('ativa'),
-    abertura_de: isoDate.optional().meta({ example: '2020-01-01' }).describe('início de atividade a partir desta data (inclusive)'),
+    abertura_de: isoDate.optional().meta({ example: '2020-01-01' }).describe('início de atividade a partir desta data (inclusive); depois de abertura_ate dá 400'),
     abertura_ate: isoDate.optional().meta({ example: '2020-12-31' }).describe('início de atividade até esta data (inclusive)'),
     pagina,
     por_pagina: porPagina,
@@ -181,7 +181,7 @@ const documento = z
     })
     return z.NEVER
   })
-  .meta({ pattern: '^(\\*{3}\\d{6}\\*{2}|[0-9A-Za-z./-]{14,18})$', example: '***414127**' })
+  .meta({ pattern: '^\\s*(\\*{3}\\d{6}\\*{2}|[0-9A-Za-z./\\s-]{14,24})\\s*$', example: '***414127**' })
 
 export const SocioBuscaQuery = z.object({
   nome: z.string().trim().min(3).max(200).optional().describe('palavras do nome do sócio, cada uma como começo de palavra; as regras da busca de empresas (docs/busca.md)'),

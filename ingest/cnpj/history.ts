@@ -84,7 +84,10 @@ export function planHistory(dataDir: string, month: string, restart = false): Hi
     const store = new HistoryStore(link)
     const damage = store.damage
     store.close()
-    if (damage) throw new BuildError(`o histórico em uso está danificado (${damage}); restaure o arquivo de um backup, descarte os meses até ele (dadosbr historico cnpj --descartar-antes AAAA-MM) ou comece um histórico novo numa pasta de dados nova (--data)`)
+    if (damage)
+      throw new BuildError(
+        `o histórico em uso ${damage.kind === 'formato' ? 'foi gravado por outra versão' : 'está danificado'} (${damage.reason}); ${damage.fix.charAt(0).toLowerCase()}${damage.fix.slice(1, -1)} (--data)`,
+      )
     if (held.at(-1) !== currentMonth)
       throw new BuildError(
         `o histórico em uso termina em ${held.at(-1)}, mas a base em uso é de ${currentMonth} (o arquivo ${historyFile(currentMonth)} sumiu de ${join(link, HISTORY_DIR)}); restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`,

@@ -6,7 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { SnapshotManifest } from '../../src/core/stores/snapshot-layout'
+import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { buildHead, CARD_TABLES, CARDS_FILE, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FORMAT, PARTITIONED_TABLES, PARTITIONS, PARTNER_SEARCH_FILE, partitionSql, SEARCH_FILE, SERVED_FILES } from '../../src/datasets/cnpj/layout'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
 import { cardQueries, chooseDictionary, createCardStore, type CardStore } from './card-store'
@@ -305,6 +305,12 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       if (historyPlan.kind !== 'baseline' && sources.length < zips)
         throw new BuildError(
           `faltam ${zips - sources.length} dos ${zips} zips de ${options.month}: um mês parcial não entra no histórico (daria como saídos do cadastro os estabelecimentos dos zips que faltam); complete o mês, ou construa-o numa pasta de dados nova (--data), sem histórico`,
+        )
+      // Nor is a whole month compared with a partial one: the establishments of the zips that one lacked would be recorded as opened.
+      const before = historyPlan.kind === 'compare' ? readManifest<Manifest>(historyPlan.current!).arquivos?.length : undefined
+      if (before !== undefined && before < zips)
+        throw new BuildError(
+          `a base em uso (${historyPlan.currentMonth}) foi construída com ${before} dos ${zips} zips (--parcial): comparado com ela, ${options.month} daria como abertos os estabelecimentos dos zips que faltavam; construa ${historyPlan.currentMonth} de novo com os ${zips} zips antes (dadosbr ingest cnpj --mes ${historyPlan.currentMonth})`,
         )
       let instance: DuckDBInstance | undefined
       try {

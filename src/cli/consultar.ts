@@ -6,7 +6,7 @@
 // itself is misused (no --arquivo, an unreadable file, an output of unknown kind, no data built).
 // A long list is answered by helper processes, one per core (consultar-parts.ts): this process
 // reads the list and writes the rows in order, they look the CNPJs up and write their answers.
-import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, truncateSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs'
 import { dirname, extname, resolve } from 'node:path'
 import { progress } from '../../ingest/lib/progress'
 import { itemDoLote } from '../core/lote'
@@ -115,7 +115,8 @@ async function* csvLines(chunks: AsyncIterable<string>, firstLine: string): Asyn
       const n = first.filter((r) => valid(r[c])).length
       if (n > best) [best, column] = [n, c]
     }
-    if (best > 0 && first[0] && !/\d/.test(first[0][column] ?? '')) {
+    // A header: text in that column, and no digit (a blank cell is a blank line of the list, answered as such).
+    if (best > 0 && first[0] && /\S/.test(first[0][column] ?? '') && !/\d/.test(first[0][column] ?? '')) {
       first.shift()
       linha = 1
     }
@@ -214,8 +215,11 @@ export async function consultar(argv: string[]): Promise<number> {
   if (outPath !== null) {
     // Checked before the base is opened: a wrong output is a usage error, found in a second.
     if (!existsSync(dirname(outPath)) || !statSync(dirname(outPath)).isDirectory()) throw new UsageError(`--saida ${saida}: a pasta ${dirname(outPath)} não existe; crie-a ou escolha outra`)
-    if (existsSync(outPath) && (statSync(outPath).isDirectory() || realpathSync(outPath) === realpathSync(path)))
-      throw new UsageError(`--saida ${saida}: ${statSync(outPath).isDirectory() ? 'é uma pasta' : 'é o próprio arquivo da lista'}; escolha outro nome`)
+    // The same file by device and inode: a symlink, a hard link or another spelling of the list (a case-insensitive disk) too.
+    const out = existsSync(outPath) ? statSync(outPath) : null
+    const list = statSync(path)
+    if (out && (out.isDirectory() || (out.dev === list.dev && out.ino === list.ino)))
+      throw new UsageError(`--saida ${saida}: ${out.isDirectory() ? 'é uma pasta' : 'é o próprio arquivo da lista'}; escolha outro nome`)
   }
   const quiet = Boolean(flags['--quiet'])
   const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
@@ -254,7 +258,7 @@ export async function consultar(argv: string[]): Promise<number> {
   const firstLine = new TextDecoder(encoding).decode(head.subarray(0, 4096)).split(/\r?\n/)[0] ?? ''
   const lines = extname(path).toLowerCase() === '.csv' ? csvLines(chunks, firstLine) : textLines(chunks)
   // Bun's file writer writes over an existing file without cutting it: an older, longer output would keep its tail.
-  if (outPath !== null && existsSync(outPath)) truncateSync(outPath, 0)
+  if (outPath !== null && existsSync(outPath) && statSync(outPath).isFile()) truncateSync(outPath, 0)
   const out = outPath !== null ? Bun.file(outPath).writer({ highWaterMark: 1 << 20 }) : Bun.stdout.writer({ highWaterMark: 1 << 20 })
   const write = (piece: string | Uint8Array[]) => {
     if (typeof piece === 'string') out.write(piece)

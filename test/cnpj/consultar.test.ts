@@ -2,7 +2,7 @@
 // input line, each equal to the single route's answer; messy files (BOM, CRLF, blank lines,
 // punctuation, duplicates, garbage, a CSV cut inside quotes) answered or reported, never a crash.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildIntegridade } from '../../ingest/integridade/load'
 import { get, tempDir, testApp } from '../helpers'
@@ -94,6 +94,9 @@ describe('dadosbr consultar cnpj', () => {
     expect(jsonl(named.out).map((x) => [x.linha, x.entrada, x.cnpj])).toEqual([[2, '33.683.111/0002-80', '33683111000280'], [3, '12ABC34501DE35', '12ABC34501DE35'], [4, 'lixo', null]])
     const second = run(['cnpj', '--arquivo', file('segunda.csv', 'PETROBRAS,33683111000280\nCAFÉ,12ABC34501DE35\n'), '--quiet'])
     expect(jsonl(second.out).map((x) => [x.linha, x.cnpj])).toEqual([[1, '33683111000280'], [2, '12ABC34501DE35']])
+    // A first record blank in that column is a blank line of the list, not a header.
+    const blank = run(['cnpj', '--arquivo', file('branco.csv', 'EMPRESA X;;SP\nPETROBRAS;33683111000280;RJ\n'), '--quiet'])
+    expect(jsonl(blank.out).map((x) => [x.linha, x.cnpj, x.erro?.codigo ?? null])).toEqual([[1, null, 'linha_vazia'], [2, '33683111000280', null]])
     // 00638595000105 as Excel shows it (638595000105), and with its text mark; 12 digits whose padding fails the check digits stay invalid.
     const zeros = run(['cnpj', '--arquivo', file('zeros.txt', "638595000105\n'00638595000105\n638595000106\n"), '--quiet'])
     expect(jsonl(zeros.out).map((x) => [x.entrada, x.cnpj, x.erro?.codigo ?? null])).toEqual([
@@ -107,6 +110,9 @@ describe('dadosbr consultar cnpj', () => {
     const be = Buffer.from(text, 'utf16le').swap16()
     const big = run(['cnpj', '--arquivo', file('utf16be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), be])), '--quiet'])
     for (const r of [le, big]) expect(jsonl(r.out).map((x) => [x.entrada, x.cnpj])).toEqual([['razão social', null], ['33683111000280', '33683111000280'], ['12ABC34501DE35', '12ABC34501DE35']])
+    // A CSV in UTF-16: its delimiter and header read from the decoded text.
+    const csv = run(['cnpj', '--arquivo', file('utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Razão;CNPJ\r\nCAFÉ;12.ABC.345/01DE-35\r\n', 'utf16le')])), '--quiet'])
+    expect(jsonl(csv.out).map((x) => [x.linha, x.cnpj])).toEqual([[2, '12ABC34501DE35']])
   })
 
   test('the output: an older, longer file is replaced whole; the list itself, a folder or a folder that does not exist is a usage error, before the base is read', () => {
@@ -117,6 +123,15 @@ describe('dadosbr consultar cnpj', () => {
     const list = file('propria.csv', 'cnpj\n33683111000280\n')
     expect(run(['cnpj', '--arquivo', list, '--saida', list])).toMatchObject({ code: 2, err: `dadosbr consultar: --saida ${list}: é o próprio arquivo da lista; escolha outro nome\n` })
     expect(readFileSync(list, 'utf8')).toBe('cnpj\n33683111000280\n')
+    // A hard link to the list is the list too (the same inode), and is left whole.
+    const linked = join(dir, 'ligada.csv')
+    linkSync(list, linked)
+    expect(run(['cnpj', '--arquivo', list, '--saida', linked]).code).toBe(2)
+    expect(readFileSync(list, 'utf8')).toBe('cnpj\n33683111000280\n')
+    // A name that is not a regular file (a link to /dev/null): written to, not truncated.
+    const nulo = join(dir, 'nulo.jsonl')
+    symlinkSync('/dev/null', nulo)
+    expect(run(['cnpj', '--arquivo', list, '--saida', nulo, '--quiet'])).toMatchObject({ code: 0, err: '' })
     const missing = join(dir, 'nao', 'existe', 'x.csv')
     expect(run(['cnpj', '--arquivo', list, '--saida', missing])).toMatchObject({ code: 2, err: `dadosbr consultar: --saida ${missing}: a pasta ${join(dir, 'nao', 'existe')} não existe; crie-a ou escolha outra\n` })
     // Checked before the base: the same message with no data built.

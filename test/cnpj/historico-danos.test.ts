@@ -5,7 +5,7 @@
 // month the history refuses before downloading it.
 import { Database } from 'bun:sqlite'
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { cpSync, readdirSync, readlinkSync, rmSync, statSync, truncateSync } from 'node:fs'
+import { cpSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { get, testApp } from '../helpers'
@@ -65,7 +65,7 @@ async function expectHistoryDown(data: string, reason: RegExp) {
     expect(health.status).toBe('degradado')
     const cnpj = health.bases.find((b: { nome: string }) => b.nome === 'cnpj')
     expect(cnpj).toMatchObject({ ok: true, referencia: '2026-08', motivo: null })
-    expect(cnpj.aviso).toMatch(/^histórico danificado \(2026-08\.sqlite[: ].*\); as fichas do mês em uso seguem disponíveis$/)
+    expect(cnpj.aviso).toMatch(/^histórico indisponível \(.+\); as fichas do mês em uso seguem disponíveis$/)
     expect(health.motivos).toContain(`cnpj: ${cnpj.aviso}`)
   } finally {
     await app.close()
@@ -73,11 +73,46 @@ async function expectHistoryDown(data: string, reason: RegExp) {
 }
 
 describe('a damaged history answers 503 on its routes only', () => {
-  test('a month file cut short', async () => {
+  test('a month file cut short: restore it or start anew (the newest month cannot be dropped)', async () => {
     const data = copyData()
     const path = monthFile(data, '2026-08')
     truncateSync(path, Math.floor(statSync(path).size / 2))
-    await expectHistoryDown(data, /^O histórico do cadastro está danificado neste servidor \(2026-08\.sqlite: arquivo SQLite truncado/)
+    await expectHistoryDown(data, /^O histórico do cadastro está danificado neste servidor \(2026-08\.sqlite: arquivo SQLite truncado .*\); as fichas do mês em uso seguem disponíveis\. Restaure o arquivo de um backup ou comece um histórico novo numa pasta de dados nova\.$/)
+  })
+
+  test("pages overwritten with garbage (SQLite's own 'malformed' error): the history's 503, never the registry dropped", async () => {
+    const data = copyData()
+    const path = monthFile(data, '2026-08')
+    const bytes = readFileSync(path)
+    const page = bytes.readUInt16BE(16)
+    // Every page after the first two: the file opens, its tables do not read.
+    for (let at = 2 * page; at < bytes.length; at++) bytes[at] = (at * 131) & 0xff
+    writeFileSync(path, bytes)
+    await expectHistoryDown(data, /2026-08\.sqlite: .*(malformed|not a database|corrupt)/i)
+  })
+
+  test('an older month damaged: drop it and the ones before it, named', async () => {
+    const data = copyData()
+    edit(monthFile(data, '2026-07'), "UPDATE meta SET valor = '9' WHERE chave = 'formato'")
+    await expectHistoryDown(data, /foi gravado por outra versão neste servidor \(2026-07\.sqlite: gravado no formato 9 do histórico, e esta versão do dadosbr lê o \d+\).*Use a versão do dadosbr que gravou o histórico, ou comece um histórico novo numa pasta de dados nova\.$/)
+    const cut = copyData()
+    edit(monthFile(cut, '2026-07'), 'DELETE FROM rotulos')
+    const { app } = await testApp({ dataDir: cut })
+    try {
+      // July's code tables render its cards (?referencia=); its changes are August's, rendered with August's file.
+      expect((await get(app, `/v1/cnpj/empresa/${CHANGED}/historico`)).status).toBe(200)
+      const r = await get(app, `/v1/cnpj/empresa/${CHANGED}?referencia=2026-07`)
+      expect(r.status).toBe(503)
+      expect(r.body.erro.mensagem).toEndWith("(2026-07.sqlite: sem as tabelas de códigos do mês); as fichas do mês em uso seguem disponíveis. Restaure o arquivo de um backup, descarte 2026-07 e os meses antes dele ('dadosbr historico cnpj --descartar-antes 2026-08') ou comece um histórico novo numa pasta de dados nova.")
+    } finally {
+      await app.close()
+    }
+  })
+
+  test("the newest month's file lost (the build's own month): the history's 503, not July's feed or a card that skips August", async () => {
+    const data = copyData()
+    rmSync(monthFile(data, '2026-08'))
+    await expectHistoryDown(data, /\(o histórico termina em 2026-07, mas a base é de 2026-08 \(o arquivo 2026-08\.sqlite sumiu\)\)/)
   })
 
   test('blocks that do not decode, or are missing, fail the read that reaches them', async () => {
@@ -136,7 +171,7 @@ describe('the ingest does not build on a damaged history', () => {
     truncateSync(path, Math.floor(statSync(path).size / 2))
     const r = ingest(data, ['--from', EARLIER_FIXTURES, '--mes', '2026-09'])
     expect(r.code).toBe(1)
-    expect(r.err).toMatch(/^dadosbr ingest: o histórico em uso está danificado \(2026-07\.sqlite: arquivo SQLite truncado .*\); restaure o arquivo de um backup, descarte os meses até ele \(dadosbr historico cnpj --descartar-antes AAAA-MM\) ou comece um histórico novo numa pasta de dados nova \(--data\)\n$/)
+    expect(r.err).toMatch(/^dadosbr ingest: o histórico em uso está danificado \(2026-07\.sqlite: arquivo SQLite truncado .*\); restaure o arquivo de um backup, descarte 2026-07 e os meses antes dele \('dadosbr historico cnpj --descartar-antes 2026-08'\) ou comece um histórico novo numa pasta de dados nova \(--data\)\n$/)
   })
 
   test('a partial month is not compared (every establishment of a missing zip would be recorded as gone); a first month may be partial', async () => {
@@ -150,6 +185,13 @@ describe('the ingest does not build on a damaged history', () => {
     const fresh = tempDir('dadosbr-parcial-')
     const m = await buildCnpj({ sourceDir: partial, month: '2026-09', dataDir: fresh, allowPartial: true, quiet: true, log: () => {} })
     expect(m.historico).toMatchObject({ meses: ['2026-09'], referencia_anterior: null })
+    // A whole month is not compared with that partial one either (the missing zips' establishments would be "opened"); built whole again, it is.
+    expect(ingest(fresh, ['--from', copyFixtures(), '--mes', '2026-10'])).toEqual({
+      code: 1,
+      err: 'dadosbr ingest: a base em uso (2026-09) foi construída com 36 dos 37 zips (--parcial): comparado com ela, 2026-10 daria como abertos os estabelecimentos dos zips que faltavam; construa 2026-09 de novo com os 37 zips antes (dadosbr ingest cnpj --mes 2026-09)\n',
+    })
+    expect(ingest(fresh, ['--from', copyFixtures(), '--mes', '2026-09']).code).toBe(0)
+    expect(ingest(fresh, ['--from', copyFixtures(), '--mes', '2026-10']).code).toBe(0)
   })
 
   test("a month the history refuses is refused before anything is downloaded (the Receita's share is not even asked)", () => {

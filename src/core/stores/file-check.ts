@@ -6,6 +6,7 @@
 // before it opens a build (current-link.ts). Reads a few KB per file.
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { ApiError } from '../errors'
 
 export class DamagedFileError extends Error {}
 
@@ -83,6 +84,9 @@ export function checkBuildFiles(dir: string): void {
  * input. A store that gets one drops the build (current-link.ts).
  */
 export function isDataFault(err: unknown): boolean {
+  // An answer already decided (a part of the build that failed on its own, as the registry's
+  // history: historico-store.ts), whose message may quote SQLite's: not the build's fault to drop it for.
+  if (err instanceof ApiError) return false
   if (err instanceof DamagedFileError) return true
   if (!(err instanceof Error)) return false
   const code = (err as { code?: unknown }).code

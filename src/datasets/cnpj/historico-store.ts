@@ -49,15 +49,38 @@ class BlockCache {
   }
 }
 
+/** Why the history cannot answer, and what the operator can do about it. */
+export interface HistoryDamage {
+  /** dano: a file cut, corrupt, lost or out of its chain; formato: written by another version of the history's layout. */
+  kind: 'dano' | 'formato'
+  reason: string
+  /** What to do, in Portuguese: depends on where the damage is (history-fix). */
+  fix: string
+}
+
 /** The history cannot answer: 503 on the route that needed it, the rest of the registry unaffected. */
 export class HistoryDamagedError extends ApiError {
-  constructor(reason: string) {
-    super(
-      'dados_indisponiveis',
-      `O histórico do cadastro está danificado neste servidor (${reason}); as fichas do mês em uso seguem disponíveis. Restaure o arquivo de um backup, descarte os meses até ele ('dadosbr historico cnpj --descartar-antes AAAA-MM') ou comece um histórico novo numa pasta de dados nova.`,
-    )
+  constructor(damage: HistoryDamage) {
+    super('dados_indisponiveis', `O histórico do cadastro ${damage.kind === 'formato' ? 'foi gravado por outra versão' : 'está danificado'} neste servidor (${damage.reason}); as fichas do mês em uso seguem disponíveis. ${damage.fix}`)
   }
 }
+
+const NEW_HISTORY = 'comece um histórico novo numa pasta de dados nova'
+
+/**
+ * What an operator can do with a damaged month (held: the months, oldest first): restore it; or,
+ * for a month before the newest, drop it with the ones before it (the months kept start after it);
+ * or start a new history.
+ */
+export function historyFix(held: string[], month: string | null): string {
+  const next = month === null ? undefined : held[held.indexOf(month) + 1]
+  return next && held.includes(month!)
+    ? `Restaure o arquivo de um backup, descarte ${month} e os meses antes dele ('dadosbr historico cnpj --descartar-antes ${next}') ou ${NEW_HISTORY}.`
+    : `Restaure o arquivo de um backup ou ${NEW_HISTORY}.`
+}
+
+/** A month file written in another layout of the history than this version reads (not damage: another version). */
+export class HistoryFormatError extends Error {}
 
 /** Code tables shared by months whose tables are the same (they rarely change). */
 const lookupsByText = new Map<string, Pick<CardView, 'lookups' | 'ibge'>>()
@@ -108,15 +131,15 @@ export class HistoryMonth {
     private readonly path: string,
     private readonly cache: BlockCache,
     place: number,
-    /** Told of a read that failed (the health says it). */
-    private readonly onDamage: (reason: string) => void = () => {},
+    /** Told of a read that failed: the store keeps it for the health and says what to do. */
+    private readonly onDamage: (month: string, reason: string) => HistoryDamage = (_, reason) => ({ kind: 'dano', reason, fix: historyFix([], null) }),
   ) {
     this.cacheBase = place * 2 ** 44
     checkSqliteFile(path)
     this.db = openImmutable(path)
     try {
       this.meta = parseMeta(this.db.query('SELECT chave, valor FROM meta').all() as { chave: string; valor: string }[])
-      if (this.meta.formato !== HISTORY_FORMAT) throw new Error(`histórico no formato ${this.meta.formato}, este servidor lê o ${HISTORY_FORMAT}`)
+      if (this.meta.formato !== HISTORY_FORMAT) throw new HistoryFormatError(`gravado no formato ${this.meta.formato} do histórico, e esta versão do dadosbr lê o ${HISTORY_FORMAT}`)
       if (!/^\d{4}-\d{2}$/.test(this.meta.referencia ?? '')) throw new Error('sem o mês na tabela meta')
       this.feedStmt = this.db.prepare('SELECT dados FROM fluxo WHERE chave = ?')
       this.cnaeStmt = this.db.prepare('SELECT dados FROM fluxo_cnae WHERE chave = ?')
@@ -136,9 +159,7 @@ export class HistoryMonth {
       return fn()
     } catch (err) {
       if (err instanceof ApiError) throw err
-      const reason = `${basename(this.path)}: ${what}: ${err instanceof Error ? err.message : String(err)}`
-      this.onDamage(reason)
-      throw new HistoryDamagedError(reason)
+      throw new HistoryDamagedError(this.onDamage(this.meta.referencia, `${basename(this.path)}: ${what}: ${err instanceof Error ? err.message : String(err)}`))
     }
   }
 
@@ -164,7 +185,7 @@ export class HistoryMonth {
       })
       this.views[which] = v
     }
-    if (!v) throw new HistoryDamagedError(`${basename(this.path)}: sem as tabelas de códigos de ${which === ROTULOS_MES ? 'o mês' : 'o mês anterior'}`)
+    if (!v) throw new HistoryDamagedError(this.onDamage(this.meta.referencia, `${basename(this.path)}: sem as tabelas de códigos ${which === ROTULOS_MES ? 'do mês' : 'do mês anterior'}`))
     return v
   }
 
@@ -196,7 +217,7 @@ export class HistoryMonth {
     const slot = position % FEED_BLOCK
     // Parsed once per decoded block: a hot page's items are read again and again.
     block.items ??= new Array(block.lines.length)
-    return (block.items[slot] ??= itemOf(block.lines[slot]!, block.keys[slot]!))
+    return (block.items[slot] ??= this.read('item do fluxo', () => itemOf(block.lines[slot]!, block.keys[slot]!)))
   }
 
   /** The feed position of a CNAE-ordering position. */
@@ -243,34 +264,51 @@ export class HistoryMonth {
 export class HistoryStore {
   private readonly cache = new BlockCache()
   readonly months: HistoryMonth[] = []
-  /** Why the history cannot answer (a month file that did not open, a hole in the chain), or null. */
-  readonly damage: string | null = null
+  /** Why the history cannot answer (a month file that did not open, a hole in the chain, another layout), or null. */
+  readonly damage: HistoryDamage | null = null
   /** The last read that failed while serving (a damaged page or block), for the health. */
   private readFault: string | null = null
 
-  constructor(buildDir: string) {
+  /** `referencia`: the month of the build's registry, which the newest month held must be (null: not checked). */
+  constructor(buildDir: string, referencia: string | null = null) {
     const dir = join(buildDir, HISTORY_DIR)
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => HISTORY_FILE.test(f)).sort() : []
+    const held = files.map((f) => HISTORY_FILE.exec(f)![1]!)
+    const onDamage = (month: string, reason: string): HistoryDamage => {
+      this.readFault = reason
+      return { kind: 'dano', reason, fix: historyFix(held, month) }
+    }
     for (const f of files) {
       try {
-        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, (reason) => (this.readFault = reason)))
+        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, onDamage))
       } catch (err) {
-        this.damage ??= `${f}: ${err instanceof Error ? err.message.replace(`${join(dir, f)}: `, '') : String(err)}`
+        const reason = `${f}: ${err instanceof Error ? err.message.replace(`${join(dir, f)}: `, '') : String(err)}`
+        this.damage ??=
+          err instanceof HistoryFormatError
+            ? { kind: 'formato', reason, fix: `Use a versão do dadosbr que gravou o histórico, ou ${NEW_HISTORY}.` }
+            : { kind: 'dano', reason, fix: historyFix(held, HISTORY_FILE.exec(f)![1]!) }
       }
     }
     // Each month after the first was compared with the one held before it: a month that was not
-    // (its file lost and the newest built again, or a file copied from another history) would
-    // make a past card skip that month's changes.
+    // (a file copied from another history) would make a past card skip that month's changes.
     for (let k = 1; k < this.months.length && !this.damage; k++) {
       const m = this.months[k]!
       if (m.meta.referencia_anterior !== this.months[k - 1]!.referencia)
-        this.damage = `${historyFile(m.referencia)} foi comparado com ${m.meta.referencia_anterior ?? 'nenhum mês'}, mas o mês guardado antes dele é ${this.months[k - 1]!.referencia}`
+        this.damage = {
+          kind: 'dano',
+          reason: `${historyFile(m.referencia)} foi comparado com ${m.meta.referencia_anterior ?? 'nenhum mês'}, mas o mês guardado antes dele é ${this.months[k - 1]!.referencia}`,
+          fix: historyFix(held, this.months[k - 1]!.referencia),
+        }
     }
+    // The newest month held is the registry's own: without it (its file lost), a past card would skip that month's changes.
+    const newest = this.months.at(-1)
+    if (!this.damage && referencia !== null && newest && newest.referencia !== referencia)
+      this.damage = { kind: 'dano', reason: `o histórico termina em ${newest.referencia}, mas a base é de ${referencia} (o arquivo ${historyFile(referencia)} sumiu)`, fix: historyFix([], null) }
   }
 
   /** What the health reports: the history's damage found at open, or the last read that failed. */
   get fault(): string | null {
-    return this.damage ?? this.readFault
+    return this.damage?.reason ?? this.readFault
   }
 
   /** Throws the history's 503 when it cannot answer. */

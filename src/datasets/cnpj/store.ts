@@ -83,7 +83,7 @@ async function openFiles(dir: string): Promise<CnpjFiles> {
       search: open(openImmutable(join(dir, SEARCH_FILE))),
       partnerSearch: open(openImmutable(join(dir, PARTNER_SEARCH_FILE))),
       cards: open(new CardStoreReader(join(dir, CARDS_FILE))),
-      historico: open(new HistoryStore(dir)),
+      historico: open(new HistoryStore(dir, manifest.referencia)),
       referencia: manifest.referencia,
       lookups,
       ibge,
@@ -188,7 +188,7 @@ export async function openCnpjStore(config: Config, log: Logger): Promise<CnpjSt
       const files = follower.peek()
       if (!files) return { ok: false, motivo: follower.unavailable() ?? 'nenhuma construção aberta' }
       const fault = files.historico.fault
-      return { ok: true, referencia: files.referencia, ...(fault ? { aviso: `histórico danificado (${fault}); as fichas do mês em uso seguem disponíveis` } : {}) }
+      return { ok: true, referencia: files.referencia, ...(fault ? { aviso: `histórico indisponível (${fault}); as fichas do mês em uso seguem disponíveis` } : {}) }
     },
     close: () => follower.close(),
   }

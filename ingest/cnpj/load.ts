@@ -82,6 +82,9 @@ export interface BuildOptions {
   historyRestart?: boolean
 }
 
+/** Zips of a whole month (37). */
+const ZIP_COUNT = FILE_KINDS.reduce((n, k) => n + k.zips.length, 0)
+
 /** Finds the month's zips in a directory (names compared case-insensitively) and checks each one's directory. */
 export async function findSources(dir: string, allowPartial: boolean): Promise<SourceFile[]> {
   if (!existsSync(dir)) throw new BuildError(`pasta de origem não existe: ${dir}`)
@@ -97,7 +100,7 @@ export async function findSources(dir: string, allowPartial: boolean): Promise<S
       sources.push({ zip, path, kind, size: statSync(path).size, entry })
     }
   if (missing.length && !allowPartial)
-    throw new BuildError(`faltam ${missing.length} dos 37 zips em ${dir}: ${missing.join(', ')} (use --parcial para construir assim mesmo)`)
+    throw new BuildError(`faltam ${missing.length} dos ${ZIP_COUNT} zips em ${dir}: ${missing.join(', ')} (use --parcial para construir assim mesmo)`)
   for (const required of ['empresas', 'estabelecimentos'])
     if (!sources.some((s) => s.kind.kind === required)) throw new BuildError(`nenhum zip de ${required} em ${dir}`)
   return sources
@@ -301,7 +304,7 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
       // A month older than the history's newest is refused here, under the build lock and before anything is loaded.
       const historyPlan = planHistory(options.dataDir, options.month, options.historyRestart)
       // A month with zips missing, compared with the one in use, would record every establishment of those zips as gone.
-      const zips = FILE_KINDS.reduce((n, k) => n + k.zips.length, 0)
+      const zips = ZIP_COUNT
       if (historyPlan.kind !== 'baseline' && sources.length < zips)
         throw new BuildError(
           `faltam ${zips - sources.length} dos ${zips} zips de ${options.month}: um mês parcial não entra no histórico (daria como saídos do cadastro os estabelecimentos dos zips que faltam); complete o mês, ou construa-o numa pasta de dados nova (--data), sem histórico`,

@@ -212,6 +212,7 @@ export async function consultar(argv: string[]): Promise<number> {
   const format = saida === undefined ? 'jsonl' : extname(saida).toLowerCase() === '.csv' ? 'csv' : extname(saida).toLowerCase() === '.jsonl' ? 'jsonl' : null
   if (!format) throw new UsageError(`--saida ${saida}: use um nome terminado em .csv ou .jsonl`)
   const outPath = saida === undefined ? null : resolve(saida)
+  let truncateOutput = false
   if (outPath !== null) {
     // Checked before the base is opened: a wrong output is a usage error, found in a second.
     if (!existsSync(dirname(outPath)) || !statSync(dirname(outPath)).isDirectory()) throw new UsageError(`--saida ${saida}: a pasta ${dirname(outPath)} não existe; crie-a ou escolha outra`)
@@ -220,6 +221,9 @@ export async function consultar(argv: string[]): Promise<number> {
     const list = statSync(path)
     if (out && (out.isDirectory() || (out.dev === list.dev && out.ino === list.ino)))
       throw new UsageError(`--saida ${saida}: ${out.isDirectory() ? 'é uma pasta' : 'é o próprio arquivo da lista'}; escolha outro nome`)
+    // Bun's file writer writes over an existing file without cutting it (an older, longer output
+    // would keep its tail): a regular file is cut when the writing starts; a device or a pipe is not.
+    truncateOutput = out?.isFile() ?? false
   }
   const quiet = Boolean(flags['--quiet'])
   const dataDir = String(flags['--data'] ?? process.env.DADOSBR_DATA ?? './data')
@@ -257,8 +261,7 @@ export async function consultar(argv: string[]): Promise<number> {
   const chunks = decodeText(counted(path, (n) => bar.add(n)), encoding)
   const firstLine = new TextDecoder(encoding).decode(head.subarray(0, 4096)).split(/\r?\n/)[0] ?? ''
   const lines = extname(path).toLowerCase() === '.csv' ? csvLines(chunks, firstLine) : textLines(chunks)
-  // Bun's file writer writes over an existing file without cutting it: an older, longer output would keep its tail.
-  if (outPath !== null && existsSync(outPath) && statSync(outPath).isFile()) truncateSync(outPath, 0)
+  if (truncateOutput) truncateSync(outPath!, 0)
   const out = outPath !== null ? Bun.file(outPath).writer({ highWaterMark: 1 << 20 }) : Bun.stdout.writer({ highWaterMark: 1 << 20 })
   const write = (piece: string | Uint8Array[]) => {
     if (typeof piece === 'string') out.write(piece)

@@ -73,8 +73,9 @@ const NEW_HISTORY = 'comece um histórico novo numa pasta de dados nova'
  * or start a new history.
  */
 export function historyFix(held: string[], month: string | null): string {
-  const next = month === null ? undefined : held[held.indexOf(month) + 1]
-  return next && held.includes(month!)
+  const at = month === null ? -1 : held.indexOf(month)
+  const next = at >= 0 ? held[at + 1] : undefined
+  return next
     ? `Restaure o arquivo de um backup, descarte ${month} e os meses antes dele ('dadosbr historico cnpj --descartar-antes ${next}') ou ${NEW_HISTORY}.`
     : `Restaure o arquivo de um backup ou ${NEW_HISTORY}.`
 }
@@ -132,7 +133,7 @@ export class HistoryMonth {
     private readonly cache: BlockCache,
     place: number,
     /** Told of a read that failed: the store keeps it for the health and says what to do. */
-    private readonly onDamage: (month: string, reason: string) => HistoryDamage = (_, reason) => ({ kind: 'dano', reason, fix: historyFix([], null) }),
+    private readonly onDamage: (month: string, reason: string) => HistoryDamage,
   ) {
     this.cacheBase = place * 2 ** 44
     checkSqliteFile(path)

@@ -132,14 +132,17 @@ const isoDate = z.iso.date('use AAAA-MM-DD')
 
 /** The largest capital a search bound takes (R$ 10 trillion: far above any registered capital). */
 export const CAPITAL_MAXIMO = 10_000_000_000_000
+/** The município filters of /busca and /mudancas: the Receita's code, or the IBGE's through the Receita's TOM ↔ IBGE table. */
+const municipioTom = z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge')
+const municipioIbge = ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita')
 const cnaeCode = (what: string, example: string) => z.string().regex(/^\d{7}$/, 'sete dígitos, sem pontuação (ex. 4711302)').meta({ example }).describe(what)
 
 export const BuscaQuery = z
   .object({
     nome: z.string().trim().min(2).max(200).optional().describe('palavras da razão social ou do nome fantasia, cada uma como começo de palavra; sem acento, caixa nem largura; formas jurídicas e conectivos ignorados (docs/busca.md)'),
     uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
-    municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional().describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge'),
-    municipio_ibge: ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita'),
+    municipio: municipioTom.optional(),
+    municipio_ibge: municipioIbge.optional(),
     cnae: cnaeCode('atividade principal', '4771701').optional(),
     cnae_secundario: cnaeCode('uma das atividades secundárias', '4721103').optional(),
     cnae_qualquer: cnaeCode('a atividade principal ou uma das secundárias', '5611201').optional(),
@@ -250,8 +253,8 @@ export const MudancasQuery = z.object({
   referencia: mes.optional().describe('mês do feed (padrão: o mais recente do histórico)'),
   tipo: TipoMudanca.optional(),
   uf: ufOuExteriorParam.optional().describe('sigla da UF do estabelecimento, ou EX para os no exterior'),
-  municipio: z.string().regex(/^\d{4}$/, 'código de 4 dígitos da Receita').optional().describe('código do município da Receita (TOM, 4 dígitos); para o código IBGE, municipio_ibge'),
-  municipio_ibge: ibgeMunicipioParam.meta({ pattern: '^\\d{7}$', example: '3550308' }).optional().describe('código IBGE do município (7 dígitos, dígito verificador conferido), pela tabela TOM ↔ IBGE da Receita do mês'),
+  municipio: municipioTom.optional(),
+  municipio_ibge: municipioIbge.optional(),
   cnae: cnaeCode('atividade principal', '6201501').optional(),
   pagina,
   por_pagina: intParam(1, 100).default(20).describe('até 100'),

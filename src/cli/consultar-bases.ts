@@ -11,8 +11,10 @@ import { openCnpjStore } from '../datasets/cnpj/store'
 import { LISTAS } from '../datasets/integridade/layout'
 import { triagemJson } from '../datasets/integridade/service'
 import { openIntegridadeStore } from '../datasets/integridade/store'
+import { formatCnpj } from '../core/documents'
 
-export type Format = 'jsonl' | 'csv'
+/** The output: JSON lines, CSV for tools (RFC 4180), or CSV for Excel in Portuguese (--excel). */
+export type Format = 'jsonl' | 'csv' | 'excel'
 
 /** A base's answer to one valid CNPJ: the route's JSON (JSONL) or its CSV cells (CSV), and whether it was found. */
 export interface Answer {
@@ -68,7 +70,7 @@ export async function cnpjBase(dataDir: string): Promise<Base> {
   return {
     answer(cnpj, format) {
       const notFoundAnswer = () => ({ encontrado: false, erro: { codigo: 'nao_encontrado', mensagem: notFound(files, cnpj).message } })
-      if (format === 'csv') {
+      if (format !== 'jsonl') {
         const v = files.cards.card(cnpj)
         return v === null ? notFoundAnswer() : { encontrado: true, celulas: cells(files, v) }
       }
@@ -109,5 +111,34 @@ export async function integridadeBase(dataDir: string): Promise<Base> {
   }
 }
 
-/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
-export const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
+/**
+ * How a CSV is written. `csv`: RFC 4180, for tools (DuckDB, pandas, R): commas, values as the API
+ * gives them. `excel`: for Excel set to Portuguese (Brazil), which splits a line at `;` (its list
+ * separator), reads a file without a BOM as Windows-1252 (every accent broken) and turns text that
+ * looks like a number into one (a CNPJ or a CEP loses its leading zeros, 1000.50 is read as 100050):
+ * `;`, a UTF-8 BOM, CRLF, the CNPJ and the CEP with their masks (kept as text) and the capital with a
+ * decimal comma. Codes of two or three digits (qualificação 05) still show as numbers there; the
+ * description beside each says what it is (docs/cnpj.md).
+ */
+export interface CsvDialect {
+  separator: string
+  newline: string
+  /** What the file starts with. */
+  bom: string
+  /** A cell of `column` as written (its value as the API gives it). */
+  cell: (column: string, value: string) => string
+}
+
+const EXCEL_CELL: Record<string, (v: string) => string> = {
+  cnpj: (v) => (v.length === 14 ? formatCnpj(v) : v),
+  'endereco.cep': (v) => (/^\d{8}$/.test(v) ? `${v.slice(0, 5)}-${v.slice(5)}` : v),
+  capital_social: (v) => v.replace('.', ','),
+}
+
+export const CSV_DIALECTS: Record<Exclude<Format, 'jsonl'>, CsvDialect> = {
+  csv: { separator: ',', newline: '\n', bom: '', cell: (_, v) => v },
+  excel: { separator: ';', newline: '\r\n', bom: '\uFEFF', cell: (c, v) => (v && EXCEL_CELL[c] ? EXCEL_CELL[c](v) : v) },
+}
+
+/** A CSV field: quoted when it holds the separator, a quote or a line break (RFC 4180). */
+export const csvField = (v: string, separator = ',') => (v.includes(separator) || /["\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)

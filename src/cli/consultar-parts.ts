@@ -8,9 +8,9 @@
 import type { Subprocess } from 'bun'
 import { childEnv, dieWithParent, selfCommand } from '../core/self'
 import { parseArgs, UsageError, type FlagSpec } from './args'
-import { cnpjBase, csvField, integridadeBase, type Base, type Format } from './consultar-bases'
+import { cnpjBase, CSV_DIALECTS, csvField, integridadeBase, type Base, type Format } from './consultar-bases'
 
-/** An answer as the output writes it: the JSON of the card or screening, or its CSV cells joined by commas. */
+/** An answer as the output writes it: the JSON of the card or screening, or its CSV cells in the output's dialect, joined. */
 export interface AnswerText {
   encontrado: boolean
   texto?: string | Uint8Array
@@ -29,7 +29,9 @@ export interface Answers {
 
 export function answerText(base: Base, format: Format, cnpj: string): AnswerText {
   const a = base.answer(cnpj, format)
-  return { encontrado: a.encontrado, erro: a.erro, texto: a.celulas ? a.celulas.map(csvField).join(',') : a.resultadoJson }
+  if (!a.celulas || format === 'jsonl') return { encontrado: a.encontrado, erro: a.erro, texto: a.resultadoJson }
+  const { cell, separator } = CSV_DIALECTS[format]
+  return { encontrado: a.encontrado, erro: a.erro, texto: a.celulas.map((v, i) => csvField(cell(base.columns[i]!, v), separator)).join(separator) }
 }
 
 /** Answers from the base opened in this process. */
@@ -205,18 +207,18 @@ export async function partAnswers(which: 'cnpj' | 'integridade', format: Format,
 }
 
 const PART_SPECS: FlagSpec[] = [
-  { name: '--formato', value: true, help: 'csv ou jsonl' },
+  { name: '--formato', value: true, help: 'csv, excel ou jsonl' },
   { name: '--data', value: true, help: 'pasta dos dados' },
 ]
 
-/** `dadosbr _consultar-parte cnpj|integridade --formato F --data DIR` (internal): a helper process of consultar. */
+/** `dadosbr _consultar-parte cnpj|integridade --formato csv|excel|jsonl --data DIR` (internal): a helper process of consultar. */
 export async function consultarParte(argv: string[]): Promise<number> {
   // Never outlives the consultar that started it.
   dieWithParent('SIGKILL')
   const { flags, positionals } = parseArgs(argv, PART_SPECS, 1)
   const which = positionals[0]
   const format = flags['--formato']
-  if ((which !== 'cnpj' && which !== 'integridade') || (format !== 'csv' && format !== 'jsonl') || typeof flags['--data'] !== 'string') throw new UsageError('uso interno: _consultar-parte cnpj|integridade --formato csv|jsonl --data DIR')
+  if ((which !== 'cnpj' && which !== 'integridade') || (format !== 'csv' && format !== 'excel' && format !== 'jsonl') || typeof flags['--data'] !== 'string') throw new UsageError('uso interno: _consultar-parte cnpj|integridade --formato csv|excel|jsonl --data DIR')
   const base = which === 'cnpj' ? await cnpjBase(flags['--data']) : await integridadeBase(flags['--data'])
   const out = Bun.stdout.writer({ highWaterMark: 1 << 20 })
   const decoder = new TextDecoder()

@@ -13,13 +13,14 @@ import { itemDoLote } from '../core/lote'
 import { CsvError, csvRows, decodeText, sniffEncoding } from '../core/text/csv'
 import { normalizeHeader } from '../core/text/header'
 import { parseArgs, usage, UsageError, type FlagSpec } from './args'
-import { cnpjBase, csvField, integridadeBase, type Base } from './consultar-bases'
+import { cnpjBase, CSV_DIALECTS, csvField, integridadeBase, type Base, type CsvDialect, type Format } from './consultar-bases'
 import { machineCores } from '../core/cores'
 import { localAnswers, partAnswers, type AnswerText, type Answers } from './consultar-parts'
 
 const SPECS: FlagSpec[] = [
   { name: '--arquivo', value: true, help: 'a lista: .txt (um CNPJ por linha) ou .csv (a coluna cujo cabeçalho tem CNPJ, senão a que traz CNPJs); obrigatória' },
   { name: '--saida', value: true, help: 'onde escrever: x.jsonl (uma linha JSON por linha da lista) ou x.csv (colunas planas); sem ela, JSONL na saída padrão' },
+  { name: '--excel', value: false, help: 'com --saida x.csv: um CSV para o Excel em português (separado por ;, UTF-8 com BOM, CNPJ e CEP com máscara, capital com vírgula)' },
   { name: '--data', value: true, help: 'pasta dos dados (padrão ./data) [DADOSBR_DATA]' },
   { name: '--quiet', value: false, help: 'sem barra de progresso nem resumo' },
   { name: '--processos', value: true, help: 'processos que consultam a base (padrão: um por núcleo numa lista de mais de 1 MB, senão 1)' },
@@ -27,7 +28,7 @@ const SPECS: FlagSpec[] = [
 
 export const CONSULTAR_HELP = usage(
   'dadosbr consultar: responde uma lista de CNPJs com os dados locais, sem servidor e sem pagamento.',
-  'dadosbr consultar cnpj|integridade --arquivo LISTA [--saida SAIDA.csv|SAIDA.jsonl] [--data DIR]',
+  'dadosbr consultar cnpj|integridade --arquivo LISTA [--saida SAIDA.csv [--excel]|SAIDA.jsonl] [--data DIR]',
   SPECS,
   'cnpj: o cartão de cada CNPJ (o mesmo de /v1/cnpj/empresa/{cnpj}); integridade: a triagem nas cinco listas\n' +
     '(a mesma de /v1/integridade/consulta/{cnpj}). Uma linha de saída por linha da lista, na mesma ordem, com\n' +
@@ -185,9 +186,9 @@ function jsonlRow(r: Row): string | Uint8Array[] {
   return typeof resultadoJson === 'string' ? `${head},"resultado":${resultadoJson}}\n` : [Buffer.from(`${head},"resultado":`), resultadoJson, Buffer.from('}\n')]
 }
 
-function csvRow(noCells: string, r: Row): string {
-  const lead = [String(r.linha), r.entrada, r.cnpj ?? '', String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
-  return `${lead.map(csvField).join(',')},${r.celulas ?? noCells}\n`
+function csvRow(d: CsvDialect, noCells: string, r: Row): string {
+  const lead = [String(r.linha), r.entrada, d.cell('cnpj', r.cnpj ?? ''), String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
+  return `${lead.map((v) => csvField(v, d.separator)).join(d.separator)}${d.separator}${r.celulas ?? noCells}${d.newline}`
 }
 
 /** Lines a batch of the list holds: the unit sent to a helper process. */
@@ -209,8 +210,11 @@ export async function consultar(argv: string[]): Promise<number> {
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--arquivo ${arquivo}: arquivo não encontrado`)
   if (binarySpreadsheet(path)) throw new UsageError(`--arquivo ${arquivo}: é uma planilha no formato do Excel ou do LibreOffice; salve-a como CSV (ou a coluna de CNPJs como .txt) e rode de novo`)
   const saida = flags['--saida'] as string | undefined
-  const format = saida === undefined ? 'jsonl' : extname(saida).toLowerCase() === '.csv' ? 'csv' : extname(saida).toLowerCase() === '.jsonl' ? 'jsonl' : null
+  const excel = Boolean(flags['--excel'])
+  const ext = saida === undefined ? null : extname(saida).toLowerCase()
+  const format: Format | null = ext === null || ext === '.jsonl' ? 'jsonl' : ext === '.csv' ? (excel ? 'excel' : 'csv') : null
   if (!format) throw new UsageError(`--saida ${saida}: use um nome terminado em .csv ou .jsonl`)
+  if (excel && format !== 'excel') throw new UsageError(`--excel vale para um CSV: use --saida com um nome terminado em .csv`)
   const outPath = saida === undefined ? null : resolve(saida)
   let truncateOutput = false
   if (outPath !== null) {
@@ -267,8 +271,9 @@ export async function consultar(argv: string[]): Promise<number> {
     if (typeof piece === 'string') out.write(piece)
     else for (const p of piece) out.write(p)
   }
-  if (format === 'csv') write([...LEAD, ...columns].join(',') + '\n')
-  const noCells = columns.map(() => '').join(',')
+  const dialect = format === 'jsonl' ? null : CSV_DIALECTS[format]
+  if (dialect) write(dialect.bom + [...LEAD, ...columns].join(dialect.separator) + dialect.newline)
+  const noCells = dialect ? columns.map(() => '').join(dialect.separator) : ''
 
   const summary = { linhas: 0, encontrados: 0, nao_encontrados: 0, invalidos: 0, em_branco: 0, repetidas: 0 }
   const firstSeen = new Map<string, number>()
@@ -296,14 +301,14 @@ export async function consultar(argv: string[]): Promise<number> {
         row.encontrado = a.encontrado
         if (a.erro) row.erro = a.erro
         if (a.texto !== undefined) {
-          if (format === 'csv') row.celulas = a.texto as string
+          if (dialect) row.celulas = a.texto as string
           else row.resultadoJson = a.texto
         }
         delete row.pergunta
         if (row.encontrado) summary.encontrados++
         else summary.nao_encontrados++
       }
-      write(format === 'csv' ? csvRow(noCells, row) : jsonlRow(row))
+      write(dialect ? csvRow(dialect, noCells, row) : jsonlRow(row))
     }
     await out.flush()
   }

@@ -80,6 +80,28 @@ describe('dadosbr consultar cnpj', () => {
     expect([at(lines[3]!, 'linha'), at(lines[3]!, 'encontrado'), at(lines[3]!, 'erro_codigo')]).toEqual(['4', 'false', 'linha_vazia'])
   })
 
+  test('--excel: a CSV Excel in Portuguese opens as columns with accents: ;, UTF-8 BOM, CRLF, masked CNPJ and CEP, decimal comma', () => {
+    const out = join(dir, 'excel.csv')
+    const r = run(['cnpj', '--arquivo', file('excel.txt', '33683111000280\n12.ABC.345/01DE-35\nlixo\n'), '--saida', out, '--excel', '--quiet'])
+    expect([r.code, r.err]).toEqual([0, ''])
+    const bytes = readFileSync(out)
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = bytes.toString('utf8').slice(1).split('\r\n')
+    expect(lines.at(-1)).toBe('')
+    const header = lines[0]!.split(';')
+    expect(header.slice(0, 8)).toEqual(['linha', 'entrada', 'cnpj', 'encontrado', 'erro_codigo', 'erro_mensagem', 'repete_linha', 'razao_social'])
+    const cells = (line: string) => line.match(/("([^"]|"")*"|[^;]*)(;|$)/g)!.map((c) => c.replace(/;$/, '').replace(/^"(.*)"$/, '$1').replace(/""/g, '"'))
+    const at = (line: string, column: string) => cells(line)[header.indexOf(column)]
+    const pick = (line: string) => ['linha', 'cnpj', 'razao_social', 'capital_social', 'endereco.cep', 'endereco.municipio', 'natureza_juridica.descricao'].map((c) => at(line, c))
+    expect(pick(lines[1]!)).toEqual(['1', '33.683.111/0002-80', 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)', '1061004829,23', '70836-900', 'BRASILIA', 'Empresa Pública'])
+    // A value holding the separator is quoted; the alphanumeric CNPJ keeps its mask's letters.
+    expect(pick(lines[2]!)).toEqual(['2', '12.ABC.345/01DE-35', 'CAFÉ SÃO JOÃO; COMÉRCIO DE "GRÃOS" LTDA', '150000,5', '01001-000', 'SAO PAULO', 'Sociedade Empresária Limitada'])
+    expect(cells(lines[2]!).length).toBe(header.length)
+    expect([at(lines[3]!, 'cnpj'), at(lines[3]!, 'erro_codigo')]).toEqual(['', 'cnpj_invalido'])
+    // Without --saida x.csv, --excel is a usage error.
+    expect(run(['cnpj', '--arquivo', join(dir, 'excel.txt'), '--excel'])).toMatchObject({ code: 2, err: 'dadosbr consultar: --excel vale para um CSV: use --saida com um nome terminado em .csv\n' })
+  })
+
   test('a CSV without a header: the first column; a CSV cut inside quotes: what came before is answered, the summary says where it stopped', () => {
     const plain = run(['cnpj', '--arquivo', file('sem-cabecalho.csv', '33683111000280,x\n12ABC34501DE35,y\n'), '--quiet'])
     expect(jsonl(plain.out).map((x) => x.cnpj)).toEqual(['33683111000280', '12ABC34501DE35'])
@@ -202,13 +224,13 @@ describe('dadosbr consultar with helper processes (--processos, the default for 
   }
   const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))
 
-  test('the same bytes as one process, for both bases and both outputs', () => {
+  test('the same bytes as one process, for both bases and every output', () => {
     const list = file('muitas.txt', MANY)
     for (const which of ['cnpj', 'integridade'])
-      for (const ext of ['csv', 'jsonl']) {
+      for (const [ext, ...extra] of [['csv'], ['csv', '--excel'], ['jsonl']]) {
         const outputs = [1, 3].map((n) => {
-          const out = join(dir, `muitas-${which}-${n}.${ext}`)
-          const r = run([which, '--arquivo', list, '--saida', out, '--processos', String(n)])
+          const out = join(dir, `muitas-${which}-${n}${extra.join('')}.${ext}`)
+          const r = run([which, '--arquivo', list, '--saida', out, '--processos', String(n), ...extra])
           expect(r.code).toBe(0)
           expect(r.err).toContain('4.000 linhas em')
           return readFileSync(out)

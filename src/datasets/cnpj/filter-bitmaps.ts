@@ -325,15 +325,57 @@ function apply(bits: Uint32Array, c: Container, wl: number, wh: number, clear = 
     }
 }
 
-/** The place of offset `o` among a container's rows (-1 when absent); `prefix`: a bitmap's rows before each word (prefixOf). */
-function indexIn(c: Container, o: number, prefix: Uint32Array | null): number {
-  if (c instanceof Uint32Array) {
-    const word = c[o >>> 5]!
-    if (!((word >>> (o & 31)) & 1)) return -1
-    return prefix![o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))
+/** Words [wl, wh) of `bits` set to the rows of any of the terms (a word's rows, minus another's); `term`: scratch. */
+function union(terms: { c: Container; minus: Container | undefined }[], bits: Uint32Array, term: Uint32Array, wl: number, wh: number): Uint32Array {
+  bits.fill(0, wl, wh)
+  for (const t of terms) {
+    if (!t.minus) apply(bits, t.c, wl, wh)
+    else {
+      termBits(term, t.c, t.minus, wl, wh)
+      for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
+    }
   }
+  return bits
+}
+
+/** Clears `kept` for the rows (sorted offsets in a chunk) a dense edge word holds whose exact value fails `test`. */
+function dropFailingDense<V extends Float64Array | Uint32Array>(kept: Uint8Array, rows: Uint16Array, n: number, c: Uint32Array, prefix: Uint32Array, values: V, test: (v: number) => boolean): void {
+  for (let j = 0; j < n; j++) {
+    if (!kept[j]) continue
+    const o = rows[j]!
+    const word = c[o >>> 5]!
+    if (!((word >>> (o & 31)) & 1)) continue
+    if (!test(values[prefix[o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))]!)) kept[j] = 0
+  }
+}
+
+/**
+ * The same for an edge word stored as a list: each kept row's place by a binary search from the
+ * last one found (the rows are sorted). Walking the list beside them read its up to ~4 000 rows
+ * in every chunk to check the few dozen rows kept.
+ */
+function dropFailingList<V extends Float64Array | Uint32Array>(kept: Uint8Array, rows: Uint16Array, n: number, c: Uint16Array, values: V, test: (v: number) => boolean): void {
+  let i = 0
+  for (let j = 0; j < n; j++) {
+    if (!kept[j]) continue
+    const o = rows[j]!
+    // A binary search over [i, c.length) written here: lowerBound with a start index (a default
+    // parameter on the shared one) made every search of this file two to three times slower.
+    let hi = c.length
+    while (i < hi) {
+      const mid = (i + hi) >>> 1
+      if (c[mid]! < o) i = mid + 1
+      else hi = mid
+    }
+    if (i < c.length && c[i] === o && !test(values[i]!)) kept[j] = 0
+  }
+}
+
+/** Whether a container holds offset `o`. */
+function contains(c: Container, o: number): boolean {
+  if (c instanceof Uint32Array) return ((c[o >>> 5]! >>> (o & 31)) & 1) === 1
   const i = lowerBound(c, o)
-  return i < c.length && c[i] === o ? i : -1
+  return i < c.length && c[i] === o
 }
 
 /** A chunk where a clause has at most this many rows is walked row by row (see `sparse` in searchBitmaps). */
@@ -390,6 +432,8 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const term = new Uint32Array(WORDS)
   const scratch = clauses.map(() => new Uint32Array(WORDS))
   const excludedBits = new Uint32Array(WORDS)
+  /** The driver's rows of a chunk: its words' rows there add up to at most SPARSE_ROWS. */
+  const candidates = new Uint16Array(SPARSE_ROWS)
   const ids: number[] = []
   let total = 0
   const writeIndex = (p: number) => {
@@ -431,60 +475,61 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       if (n < size) (driver = k), (size = n)
     }
     if (driver < 0) return false
-    const has = (c: Container | undefined, o: number) => c !== undefined && (c instanceof Uint32Array ? ((c[o >>> 5]! >>> (o & 31)) & 1) === 1 : indexIn(c, o, null) >= 0)
-    // Each other clause as a test of one row: its word itself when it is one word, else its words
-    // ORed once into a bitset of the chunk's range (a range of 32 years or months, tested row by
-    // row, cost 32 searches a row). The excluded words likewise, as one bitset.
-    const bitTest = (bits: Uint32Array) => (o: number) => ((bits[o >>> 5]! >>> (o & 31)) & 1) === 1
-    const union = (terms: { c: Container; minus: Container | undefined }[], bits: Uint32Array) => {
-      bits.fill(0, wl, wh)
-      for (const t of terms) {
-        if (!t.minus) apply(bits, t.c, wl, wh)
-        else {
-          termBits(term, t.c, t.minus, wl, wh)
-          for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
-        }
-      }
-      return bitTest(bits)
-    }
-    const tests: ((o: number) => boolean)[] = []
-    for (let k = 0; k < resolved.length; k++) {
-      if (k === driver) continue
-      const terms = resolved[k]!
-      if (terms.length === 1 && !terms[0]!.minus) {
-        const c = terms[0]!.c
-        tests.push((o) => has(c, o))
-      } else tests.push(union(terms, scratch[k]!))
-    }
+    // Every other clause, and the words excluded, as one bitset of the chunk's range each, so a
+    // candidate's test is a bit read from a Uint32Array: probing each word's container row by row
+    // (a binary search in a list, a bit in a bitmap: two array types at one call site) cost ~80 ns
+    // a row, most of a full scan whose driver has a few hundred rows in each of ~500 chunks.
+    const sets: Uint32Array[] = []
+    for (let k = 0; k < resolved.length; k++) if (k !== driver) sets.push(union(resolved[k]!, scratch[k]!, term, wl, wh))
     const excluded = without.flatMap((t) => {
       const c = chunks.get(t.id, chunk)
       return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
     })
-    const isExcluded = !excluded.length ? null : excluded.length === 1 && !excluded[0]!.minus ? (o: number) => has(excluded[0]!.c, o) : union(excluded, excludedBits)
-    const edgeHere = (edges ?? []).flatMap((e) => {
-      const c = chunks.get(e, chunk)
-      return c ? [{ c, values: chunks.valuesOf(e, chunk), prefix: c instanceof Uint32Array ? prefixOf(c) : null, test: edgeTest(e) }] : []
-    })
-    const candidates: number[] = []
+    const excludedSet = excluded.length ? union(excluded, excludedBits, term, wl, wh) : null
+    // The driver's rows in the range, in position order (a typed array sorts numbers natively; the
+    // driver of an activity in any slot has two words).
+    let n = 0
     for (const t of resolved[driver]!) {
       const c = t.c as Uint16Array
-      for (let i = lowerBound(c, first); i < c.length && c[i]! < last; i++) if (!has(t.minus, c[i]!)) candidates.push(c[i]!)
-    }
-    if (resolved[driver]!.length > 1) candidates.sort((a, b) => a - b)
-    const pending: number[] = []
-    let previous = -1
-    for (const o of candidates) {
-      if (o === previous) continue
-      previous = o
-      let ok = !isExcluded || !isExcluded(o)
-      for (let k = 0; k < tests.length && ok; k++) ok = tests[k]!(o)
-      for (let k = 0; k < edgeHere.length && ok; k++) {
-        const e = edgeHere[k]!
-        const i = indexIn(e.c, o, e.prefix)
-        if (i >= 0 && !e.test(e.values[i]!)) ok = false
+      const minus = t.minus
+      for (let i = lowerBound(c, first); i < c.length && c[i]! < last; i++) {
+        const o = c[i]!
+        if (minus !== undefined && contains(minus, o)) continue
+        candidates[n++] = o
       }
-      if (ok) pending.push((base + o) * 2 + (edges === null ? 1 : 0))
     }
+    const driverRows = resolved[driver]!.length > 1 ? candidates.subarray(0, n).sort() : candidates.subarray(0, n)
+    const kept = new Uint8Array(n).fill(1)
+    for (let j = 0; j < n; j++) {
+      const o = driverRows[j]!
+      if (j > 0 && o === driverRows[j - 1]) {
+        kept[j] = 0
+        continue
+      }
+      const w = o >>> 5
+      const bit = 1 << (o & 31)
+      if (excludedSet !== null && excludedSet[w]! & bit) kept[j] = 0
+      else for (let k = 0; k < sets.length; k++) if (!(sets[k]![w]! & bit)) {
+        kept[j] = 0
+        break
+      }
+    }
+    // The edge words' exact values, for the rows still kept. Each loop is a function of its own,
+    // called with one type of values array (capital: Float64Array, dates: Uint32Array): reading two
+    // array types at one place kept the loop on the engine's slow path.
+    for (const e of edges ?? []) {
+      const c = chunks.get(e, chunk)
+      if (!c) continue
+      const values = chunks.valuesOf(e, chunk)
+      const test = edgeTest(e)
+      if (c instanceof Uint32Array) {
+        if (values instanceof Float64Array) dropFailingDense(kept, driverRows, n, c, prefixOf(c), values, test)
+        else dropFailingDense(kept, driverRows, n, c, prefixOf(c), values, test)
+      } else if (values instanceof Float64Array) dropFailingList(kept, driverRows, n, c, values, test)
+      else dropFailingList(kept, driverRows, n, c, values, test)
+    }
+    const pending: number[] = []
+    for (let j = 0; j < n; j++) if (kept[j]) pending.push((base + driverRows[j]!) * 2 + (edges === null ? 1 : 0))
     if (pending.length) take(pending)
     return true
   }

@@ -46,7 +46,14 @@ beforeAll(async () => {
   const cnaes = new Map((index.query('SELECT slot, cnae FROM filtro_cnae').values() as [number, string][]).map(([s, c]) => [Number(s), c]))
   const secundarios = family(0xc000, 0x4000)
   const principais = family(0x8000, 0x4000)
+  // A city missing from some chunk: the searches that ask it read the other filters' words only in
+  // the chunks where it has rows (the gate, in filter-bitmaps.ts), and must still match FTS5.
+  const chunksOf = new Map((index.query('SELECT id / ? AS word, count(*) AS n FROM filtro_bloco GROUP BY word').values(BITMAP_CHUNK) as [number, number][]).map(([w, n]) => [Number(w), Number(n)]))
+  const chunkCount = Math.ceil(filterBitmaps(index)!.rows / BITMAP_CHUNK)
+  const gateCity = municipios.find(([t, n]) => chunksOf.get(filterTokenId(t))! < chunkCount && n >= 10)
+  expect(gateCity).toBeDefined()
   filters.push(
+    `municipio=${code(gateCity![0], 0x1000, 4)}`,
     `natureza_juridica=${code(naturezas[0]![0], 0x5000, 4)}`,
     `natureza_juridica=${code(naturezas[Math.floor(naturezas.length / 2)]![0], 0x5000, 4)}`,
     `municipio=${code(municipios[0]![0], 0x1000, 4)}`,

@@ -201,57 +201,88 @@ const CACHE_BYTES = 64 * 1024 * 1024
 const MAP_BLOCKS_KEPT = 1024
 const caches = new WeakMap<Bitmaps, WordCache>()
 
-/** Loads the containers (and the edge words' values) of a search's words, a window of chunks at a time, through the cache. */
+/**
+ * Loads the containers (and the edge words' values) of a search's words, a window of chunks at a
+ * time, through the cache. The words of the gate (the rarest clause: nothing matches where none of
+ * them has rows) are read first, and the others only from the first to the last chunk of the
+ * window where the gate has rows: a city's search over every UF read the dense words of the other
+ * filters in all ~1 100 chunks of a national index to use them in the ~100 of its state.
+ */
 class Chunks {
   readonly cache: WordCache
   private entries = new Map<number, WordEntry>()
+  private gateEntries: WordEntry[]
   private lastChunk: number
-  /** `valued`: the words whose exact values are read too. */
-  constructor(private b: Bitmaps, ids: number[], private valued: Set<number>) {
+  /** `valued`: the words whose exact values are read too; `gate`: the words of the rarest clause (none: no gate). */
+  constructor(private b: Bitmaps, ids: number[], private valued: Set<number>, private gate: number[]) {
     let cache = caches.get(b)
     this.lastChunk = Math.ceil(b.rows / BITMAP_CHUNK) - 1
     if (!cache) caches.set(b, (cache = new WordCache(CACHE_BYTES, this.lastChunk + 1)))
     this.cache = cache
     for (const id of ids) this.entries.set(id, cache.word(id, valued.has(id)))
+    this.gateEntries = gate.map((id) => this.entries.get(id)!)
   }
 
-  /** Makes sure chunks [c, c + n) of every word are read. */
+  /** Makes sure chunks [c, c + n) of the gate's words are read, and those of every other word where the gate has rows. */
   load(c: number, n: number): void {
     const last = Math.min(c + n - 1, this.lastChunk)
-    for (const [id, e] of this.entries) {
-      const valued = this.valued.has(id)
-      let missingContainers = false
-      let missingValues = false
-      for (let k = c; k <= last; k++) {
-        if (e.containers[k] === undefined) missingContainers = true
-        if (valued && e.values![k] === undefined) missingValues = true
+    if (!this.gate.length) {
+      for (const id of this.entries.keys()) this.loadWord(id, c, last)
+      return
+    }
+    for (const id of this.gate) this.loadWord(id, c, last)
+    let lo = -1
+    let hi = -1
+    for (let k = c; k <= last; k++)
+      if (!this.gateEmpty(k)) {
+        if (lo < 0) lo = k
+        hi = k
       }
-      let bytes = 0
-      if (missingContainers) for (let k = c; k <= last; k++) e.containers[k] = null
-      if (missingContainers) for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
-        const dense = Number(linhas) >= BITMAP_DENSE
-        if (dados.byteLength !== (dense ? WORDS * 4 : Number(linhas) * 2)) throw new DamagedFileError(`índice de filtros: bloco ${rowid} com ${dados.byteLength} bytes para ${linhas} linhas`)
-        const aligned = dados.byteOffset % 4 === 0 ? dados : dados.slice()
-        e.containers[Number(rowid) % BITMAP_CHUNK] = dense ? new Uint32Array(aligned.buffer, aligned.byteOffset, WORDS) : new Uint16Array(aligned.buffer, aligned.byteOffset, Number(linhas))
+    if (lo < 0) return
+    for (const id of this.entries.keys()) if (!this.gate.includes(id)) this.loadWord(id, lo, hi)
+  }
+
+  /** Whether no word of the gate has rows in a chunk already read (then nothing matches there). */
+  gateEmpty(chunk: number): boolean {
+    if (!this.gateEntries.length) return false
+    for (const e of this.gateEntries) if (e.containers[chunk]) return false
+    return true
+  }
+
+  private loadWord(id: number, c: number, last: number): void {
+    const e = this.entries.get(id)!
+    const valued = this.valued.has(id)
+    let missingContainers = false
+    let missingValues = false
+    for (let k = c; k <= last; k++) {
+      if (e.containers[k] === undefined) missingContainers = true
+      if (valued && e.values![k] === undefined) missingValues = true
+    }
+    let bytes = 0
+    if (missingContainers) for (let k = c; k <= last; k++) e.containers[k] = null
+    if (missingContainers) for (const [rowid, linhas, dados] of this.b.db.query('SELECT id, linhas, dados FROM filtro_bloco WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, number, Uint8Array][]) {
+      const dense = Number(linhas) >= BITMAP_DENSE
+      if (dados.byteLength !== (dense ? WORDS * 4 : Number(linhas) * 2)) throw new DamagedFileError(`índice de filtros: bloco ${rowid} com ${dados.byteLength} bytes para ${linhas} linhas`)
+      const aligned = dados.byteOffset % 4 === 0 ? dados : dados.slice()
+      e.containers[Number(rowid) % BITMAP_CHUNK] = dense ? new Uint32Array(aligned.buffer, aligned.byteOffset, WORDS) : new Uint16Array(aligned.buffer, aligned.byteOffset, Number(linhas))
+      bytes += dados.byteLength
+    }
+    if (missingValues) {
+      for (let k = c; k <= last; k++) e.values![k] = null
+      for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, Uint8Array][]) {
+        if (dados.byteLength % (valueKind(id) === 'capital' ? 8 : 4)) throw new DamagedFileError(`índice de filtros: valores ${rowid} com ${dados.byteLength} bytes`)
+        const aligned = dados.byteOffset % 8 === 0 ? dados : dados.slice()
+        e.values![Number(rowid) % BITMAP_CHUNK] = valueKind(id) === 'capital' ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 8) : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4)
         bytes += dados.byteLength
       }
-      if (missingValues) {
-        for (let k = c; k <= last; k++) e.values![k] = null
-        for (const [rowid, dados] of this.b.db.query('SELECT id, dados FROM filtro_valor WHERE id BETWEEN ? AND ?').values(bitmapRowid(id, c), bitmapRowid(id, last)) as [number, Uint8Array][]) {
-          if (dados.byteLength % (valueKind(id) === 'capital' ? 8 : 4)) throw new DamagedFileError(`índice de filtros: valores ${rowid} com ${dados.byteLength} bytes`)
-          const aligned = dados.byteOffset % 8 === 0 ? dados : dados.slice()
-          e.values![Number(rowid) % BITMAP_CHUNK] = valueKind(id) === 'capital' ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 8) : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4)
-          bytes += dados.byteLength
-        }
-        // One value per row of the word in each chunk: the searches index the values by the row's place.
-        for (let k = c; k <= last; k++) {
-          const container = e.containers[k]
-          const values = e.values![k]
-          if ((container ? rowsOf(container) : 0) !== (values ? values.length : 0)) throw new DamagedFileError(`índice de filtros: ${values?.length ?? 0} valores para as linhas da palavra ${id} no bloco ${k}`)
-        }
+      // One value per row of the word in each chunk: the searches index the values by the row's place.
+      for (let k = c; k <= last; k++) {
+        const container = e.containers[k]
+        const values = e.values![k]
+        if ((container ? rowsOf(container) : 0) !== (values ? values.length : 0)) throw new DamagedFileError(`índice de filtros: ${values?.length ?? 0} valores para as linhas da palavra ${id} no bloco ${k}`)
       }
-      if (missingContainers || missingValues) this.cache.grew(e, bytes + 16 * (last - c + 1))
     }
+    if (missingContainers || missingValues) this.cache.grew(e, bytes + 16 * (last - c + 1))
   }
 
   /** A word's container in a chunk (undefined: no rows there). */
@@ -425,7 +456,8 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     if (t.minus !== undefined) all.add(t.minus)
   }
   for (const e of edges ?? []) all.add(e)
-  const chunks = new Chunks(b, [...all], new Set(edges ?? []))
+  // The gate: the first clause, the rarest (planFilters orders them by rows).
+  const chunks = new Chunks(b, [...all], new Set(edges ?? []), clauses.length ? [...new Set(clauses[0]!.map((t) => t.id))] : [])
 
   const acc = new Uint32Array(WORDS)
   const clause = new Uint32Array(WORDS)
@@ -582,6 +614,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       const last = Math.min(to - base, BITMAP_CHUNK)
       const wl = first >>> 5
       const wh = (last + 31) >>> 5
+      if (chunks.gateEmpty(chunk)) continue
       if (clauses.length && sparse(chunk, base, first, last, wl, wh)) continue
       // The clauses, ANDed; a clause with no rows in this chunk empties it.
       let empty = false

@@ -300,6 +300,10 @@ export function planFilters(stats: FilterStats, f: SearchFilters): FilterPlan {
       plan.edgeWords = 'all'
     }
   }
+  // The bitmaps read the rarest clause first and the others only in the chunks where it has rows
+  // (filter-bitmaps.ts): a city, an activity or a month leaves out most of the index.
+  const rowsOf = (clause: Term[]) => clause.reduce((n, t) => n + (stats.rows.get(t.token) ?? 0), 0)
+  plan.clauses.sort((a, b) => rowsOf(a) - rowsOf(b))
   return plan
 }
 

@@ -77,6 +77,30 @@ export const synthIbge = (i: number) => {
   return six + digitoIbge(six)
 }
 
+/** The UF of each IBGE prefix. */
+const UF_OF_PREFIX: Record<string, string> = {
+  11: 'RO', 12: 'AC', 13: 'AM', 14: 'RR', 15: 'PA', 16: 'AP', 17: 'TO', 21: 'MA', 22: 'PI', 23: 'CE', 24: 'RN', 25: 'PB', 26: 'PE', 27: 'AL',
+  28: 'SE', 29: 'BA', 31: 'MG', 32: 'ES', 33: 'RJ', 35: 'SP', 41: 'PR', 42: 'SC', 43: 'RS', 50: 'MS', 51: 'MT', 52: 'GO', 53: 'DF',
+}
+/** The UF of the synthetic municipality i (its IBGE code's prefix). */
+const synthUf = (i: number) => UF_OF_PREFIX[IBGE_UF[i % IBGE_UF.length]!]!
+
+/**
+ * A municipality for an establishment of a UF: one of that UF's, as in the real registry, where a
+ * municipality's establishments are all in its UF (so in that UF's part of the search index), and
+ * few cities hold most of them (Zipf: the first of a UF, its capital, ~1/6 of the UF's ~200). A city
+ * drawn from the whole country put every city's rows in every UF, which no real month has.
+ */
+const MUNICIPIO_DA_UF: Record<string, (r: number) => string> = (() => {
+  const byUf = new Map<string, [string, number][]>()
+  SYNTH_MUNICIPIOS.forEach((tom, i) => {
+    const list = byUf.get(synthUf(i)) ?? []
+    list.push([tom, 1 / (list.length + 1)])
+    byUf.set(synthUf(i), list)
+  })
+  return Object.fromEntries([...byUf].map(([uf, list]) => [uf, weighted(list)]))
+})()
+
 const q = (v: string | number) => `"${v}"`
 
 function ymd(year: number, r: () => number): string {
@@ -132,7 +156,7 @@ class NumberedZips {
  */
 export async function writeSynthMunicipios(outDir: string): Promise<void> {
   const table = ['CÓDIGO DO MUNICÍPIO - TOM;CÓDIGO DO MUNICÍPIO - IBGE;MUNICÍPIO - TOM;MUNICÍPIO - IBGE;UF']
-  SYNTH_MUNICIPIOS.forEach((tom, i) => table.push(`${tom};${synthIbge(i)};${i === 0 ? 'SAO PAULO' : `MUNICIPIO ${i + 1}`};${i === 0 ? 'São Paulo' : `Município ${i + 1}`};SP`))
+  SYNTH_MUNICIPIOS.forEach((tom, i) => table.push(`${tom};${synthIbge(i)};${i === 0 ? 'SAO PAULO' : `MUNICIPIO ${i + 1}`};${i === 0 ? 'São Paulo' : `Município ${i + 1}`};${synthUf(i)}`))
   table.push('9707;0;EXTERIOR;EXTERIOR;EX')
   await Bun.write(join(outDir, MUNICIPIOS_ARQUIVO), new Uint8Array(Buffer.from(table.join('\r\n') + '\r\n', 'latin1')))
 }
@@ -143,7 +167,7 @@ function establishment(root: string, k: number, year: number, uf0: string, r: ()
   const cnpj = completeCnpj(root + ordem)
   const situacao = SITUACAO(r())
   const uf = k === 0 || r() < 0.7 ? uf0 : UF(r())
-  const municipio = uf === 'EX' ? '9707' : pick(SYNTH_MUNICIPIOS)
+  const municipio = uf === 'EX' ? '9707' : MUNICIPIO_DA_UF[uf]!(r())
   const cnae = pick(SYNTH_CNAES)
   const secundarios = r() < 0.45 ? Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(SYNTH_CNAES)).join(',') : ''
   const fantasia = r() < 0.55 ? `${pick(TRADE)} ${pick(LAST)}` : ''
@@ -227,7 +251,7 @@ function churn(c: CompanyRows, present: boolean[], r: () => number, month: strin
       e[E.complemento] = r() < 0.45 ? `${pick(COMPLEMENTO)} ${1 + Math.floor(r() * 900)}` : ''
       e[E.bairro] = pick(BAIRRO)
       e[E.cep] = String(1000000 + Math.floor(r() * 98999999)).padStart(8, '0')
-      if (r() < CHURN.moveCity) e[E.municipio] = pick(SYNTH_MUNICIPIOS)
+      if (r() < CHURN.moveCity) e[E.municipio] = MUNICIPIO_DA_UF[e[E.uf]!]!(r())
     }
     if (r() < CHURN.contact) {
       if (r() < 0.5) {

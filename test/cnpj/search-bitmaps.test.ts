@@ -5,6 +5,7 @@
 // total and the same page, in the same order, as the FTS search over the same index without its
 // bitmaps.
 import { Database } from 'bun:sqlite'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
@@ -111,6 +112,26 @@ describe('filter bitmaps', () => {
       expect(bitmapRows).toBe(ftsRows)
     }
   })
+
+  test("the synthetic month puts each city's establishments in its UF, most of them in a few cities, as a real month does", async () => {
+    const db = await DuckDBInstance.create(join(dataDir, 'cnpj', 'current', 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+    const c = await db.connect()
+    const prefix: Record<string, string> = { SP: '35', MG: '31', RJ: '33', RS: '43', DF: '53', AC: '12' }
+    const rows = (await c.runAndReadAll(`
+      SELECT e.uf, count(*) AS n, count(*) FILTER (WHERE left(m.codigo_ibge, 2) <> CASE e.uf ${Object.entries(prefix).map(([uf, p]) => `WHEN '${uf}' THEN '${p}'`).join(' ')} END) AS fora,
+             max(por_cidade) AS maior, count(DISTINCT e.municipio) AS cidades
+      FROM estabelecimentos e JOIN municipios m ON m.codigo = e.municipio
+      JOIN (SELECT municipio, count(*) AS por_cidade FROM estabelecimentos GROUP BY 1) USING (municipio)
+      WHERE e.uf IN (${Object.keys(prefix).map((u) => `'${u}'`).join(', ')}) GROUP BY 1 ORDER BY 1`)).getRowObjectsJson() as { uf: string; n: string; fora: string; maior: string; cidades: string }[]
+    c.closeSync()
+    db.closeSync()
+    expect(rows.map((r) => r.uf)).toEqual(['AC', 'DF', 'MG', 'RJ', 'RS', 'SP'])
+    for (const r of rows) {
+      expect([r.uf, Number(r.fora)]).toEqual([r.uf, 0])
+      // Its largest city (the first of its ~200) holds 1/H(200) ~ 1/6 of the UF's establishments.
+      expect(Number(r.maior) / Number(r.n)).toBeGreaterThan(0.1)
+    }
+  }, 60_000)
 
   test('the bitmaps sit at the end of the file, after the part the prewarm reads (filtro_meta)', () => {
     const start = (index.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number }).valor

@@ -191,6 +191,9 @@ function csvRow(d: CsvDialect, noCells: string, r: Row): string {
   return `${lead.map((v) => csvField(v, d.separator)).join(d.separator)}${d.separator}${r.celulas ?? noCells}${d.newline}`
 }
 
+/** Lines (the header included) Excel opens from a CSV: the rows of a sheet. */
+const EXCEL_MAX_ROWS = 1_048_576
+
 /** Lines a batch of the list holds: the unit sent to a helper process. */
 const BATCH_LINES = 1024
 /** A list above this many bytes (~60 000 CNPJs) is answered by one helper process per core by default. */
@@ -369,6 +372,12 @@ export async function consultar(argv: string[]): Promise<number> {
     await closeBase()
   }
   bar.done()
+  // Excel opens a sheet's first 1 048 576 lines and drops the rest without asking (LibreOffice warns).
+  if (format === 'excel' && summary.linhas + 1 > EXCEL_MAX_ROWS)
+    process.stderr.write(
+      `aviso: ${saida} tem ${(summary.linhas + 1).toLocaleString('pt-BR')} linhas e o Excel abre só as primeiras ${EXCEL_MAX_ROWS.toLocaleString('pt-BR')}: ` +
+        `divida a lista (split -l 1000000) ou use --saida x.jsonl\n`,
+    )
   if (!quiet) {
     const s = ((performance.now() - started) / 1000).toFixed(1)
     const naoEncontrados = which === 'integridade' ? 'sem apontamento' : 'não encontrados'

@@ -102,6 +102,18 @@ describe('dadosbr consultar cnpj', () => {
     expect(run(['cnpj', '--arquivo', join(dir, 'excel.txt'), '--excel'])).toMatchObject({ code: 2, err: 'dadosbr consultar: --excel vale para um CSV: use --saida com um nome terminado em .csv\n' })
   })
 
+  test("--excel past Excel's 1 048 576 lines: the file is whole, and a warning says Excel would drop the rest (even with --quiet)", () => {
+    const out = join(dir, 'grande.csv')
+    // Blank lines are answered without a lookup: the list's size is what this is about.
+    const atLimit = run(['cnpj', '--arquivo', file('limite.txt', '\n'.repeat(1_048_575)), '--saida', out, '--excel', '--quiet'])
+    expect([atLimit.code, atLimit.err]).toEqual([0, ''])
+    const past = run(['cnpj', '--arquivo', file('alem.txt', '\n'.repeat(1_048_576)), '--saida', out, '--excel', '--quiet'])
+    expect([past.code, past.err]).toEqual([0, `aviso: ${out} tem 1.048.577 linhas e o Excel abre só as primeiras 1.048.576: divida a lista (split -l 1000000) ou use --saida x.jsonl\n`])
+    expect(readFileSync(out, 'utf8').split('\r\n').length - 1).toBe(1_048_577)
+    // A CSV for tools has no such limit: no warning.
+    expect(run(['cnpj', '--arquivo', join(dir, 'alem.txt'), '--saida', join(dir, 'grande-rfc.csv'), '--quiet']).err).toBe('')
+  }, 60_000)
+
   test('a CSV without a header: the first column; a CSV cut inside quotes: what came before is answered, the summary says where it stopped', () => {
     const plain = run(['cnpj', '--arquivo', file('sem-cabecalho.csv', '33683111000280,x\n12ABC34501DE35,y\n'), '--quiet'])
     expect(jsonl(plain.out).map((x) => x.cnpj)).toEqual(['33683111000280', '12ABC34501DE35'])

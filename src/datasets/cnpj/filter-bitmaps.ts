@@ -655,17 +655,23 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       if (first & 31) acc[wl]! &= ~((1 << (first & 31)) - 1)
       if (last & 31) acc[wh - 1]! &= (1 << (last & 31)) - 1
       // The rows of an edge word (a bucket or month only partly inside a range) whose exact value
-      // falls outside it are removed; with 'all', every row is checked on its doc row below.
+      // falls outside it are removed, slice by slice below; with 'all', every row is checked on its
+      // doc row there.
+      const edgeHere: { c: Container; values: Values; test: (v: number) => boolean }[] = []
       for (const e of edges ?? []) {
         const c = chunks.get(e, chunk)
-        if (c) removeFailing(acc, c, chunks.valuesOf(e, chunk), edgeTest(e), wl, wh)
+        if (c) edgeHere.push({ c, values: chunks.valuesOf(e, chunk), test: edgeTest(e) })
       }
-      // In slices of 2048 positions: counted, and the page's rows taken.
+      // In slices of 2048 positions: checked on the edges' values, counted, and the page's rows
+      // taken. Once the total is capped, a partition only needs its page's rows: checking the edges
+      // of a whole chunk for them (~1 700 rows of a wide legal nature in a capital bucket, each a
+      // value read) was most of a search of two wide filters over every UF.
       for (let s0 = wl; s0 < wh && !(collected >= need && total >= cap); s0 += 64) {
         const collecting = collected < need
         let pending: number[] | null = null
         let sure = 0
         const se = Math.min(s0 + 64, wh)
+        for (const e of edgeHere) removeFailing(acc, e.c, e.values, e.test, s0, se)
         for (let i = s0; i < se; i++) {
           const a = acc[i]!
           if (!a) continue

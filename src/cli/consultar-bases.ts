@@ -141,4 +141,4 @@ export const CSV_DIALECTS: Record<Exclude<Format, 'jsonl'>, CsvDialect> = {
 }
 
 /** A CSV field: quoted when it holds the separator, a quote or a line break (RFC 4180). */
-export const csvField = (v: string, separator = ',') => (v.includes(separator) || /["\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
+export const csvField = (v: string, separator: string) => (v.includes(separator) || /["\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)

@@ -219,6 +219,7 @@ class Chunks {
   readonly cache: WordCache
   private entries = new Map<number, WordEntry>()
   private gateEntries: WordEntry[]
+  private gateIds: Set<number>
   private lastChunk: number
   /** `valued`: the words whose exact values are read too; `gate`: the words of the rarest clause (none: no gate). */
   constructor(private b: Bitmaps, ids: number[], private valued: Set<number>, private gate: number[]) {
@@ -228,6 +229,7 @@ class Chunks {
     this.cache = cache
     for (const id of ids) this.entries.set(id, cache.word(id, valued.has(id)))
     this.gateEntries = gate.map((id) => this.entries.get(id)!)
+    this.gateIds = new Set(gate)
   }
 
   /** Makes sure chunks [c, c + n) of the gate's words are read, and those of every other word where the gate has rows. */
@@ -246,7 +248,7 @@ class Chunks {
         hi = k
       }
     if (lo < 0) return
-    for (const id of this.entries.keys()) if (!this.gate.includes(id)) this.loadWord(id, lo, hi)
+    for (const id of this.entries.keys()) if (!this.gateIds.has(id)) this.loadWord(id, lo, hi)
   }
 
   /** Whether no word of the gate has rows in a chunk already read (then nothing matches there). */
@@ -500,11 +502,15 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
    * are walked and each tested against the other clauses, the words excluded and the edge values,
    * instead of ANDing 2048-word bitsets. Returns false (nothing done) when every clause is wider.
    */
-  const sparse = (chunk: number, base: number, first: number, last: number, wl: number, wh: number): boolean => {
-    const resolved = clauses.map((clause) => clause.flatMap((t) => {
+  /** A clause's terms (or the excluded ones) with rows in a chunk, as containers. */
+  const resolve = (terms: { id: number; minus: number | undefined }[], chunk: number) =>
+    terms.flatMap((t) => {
       const c = chunks.get(t.id, chunk)
       return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
-    }))
+    })
+
+  const sparse = (chunk: number, base: number, first: number, last: number, wl: number, wh: number): boolean => {
+    const resolved = clauses.map((clause) => resolve(clause, chunk))
     let driver = -1
     let size = SPARSE_ROWS + 1
     for (let k = 0; k < resolved.length; k++) {
@@ -520,10 +526,7 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
     // a row, most of a full scan whose driver has a few hundred rows in each of ~500 chunks.
     const sets: Uint32Array[] = []
     for (let k = 0; k < resolved.length; k++) if (k !== driver) sets.push(union(resolved[k]!, scratch[k]!, term, wl, wh))
-    const excluded = without.flatMap((t) => {
-      const c = chunks.get(t.id, chunk)
-      return c ? [{ c, minus: t.minus === undefined ? undefined : chunks.get(t.minus, chunk) }] : []
-    })
+    const excluded = resolve(without, chunk)
     const excludedSet = excluded.length ? union(excluded, excludedBits, term, wl, wh) : null
     // The driver's rows in the range, in position order (a typed array sorts numbers natively; the
     // driver of an activity in any slot has two words).
@@ -627,25 +630,12 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       let empty = false
       if (!clauses.length) acc.fill(0xffffffff, wl, wh)
       for (let k = 0; k < clauses.length && !empty; k++) {
-        const target = k === 0 ? acc : clause
-        target.fill(0, wl, wh)
-        let any = false
-        for (const t of clauses[k]!) {
-          const c = chunks.get(t.id, chunk)
-          if (!c) continue
-          any = true
-          if (t.minus === undefined) apply(target, c, wl, wh)
-          else {
-            const m = chunks.get(t.minus, chunk)
-            if (!m) apply(target, c, wl, wh)
-            else {
-              termBits(term, c, m, wl, wh)
-              for (let i = wl; i < wh; i++) target[i]! |= term[i]!
-            }
-          }
+        const terms = resolve(clauses[k]!, chunk)
+        if (!terms.length) empty = true
+        else {
+          union(terms, k === 0 ? acc : clause, term, wl, wh)
+          if (k > 0) for (let i = wl; i < wh; i++) acc[i]! &= clause[i]!
         }
-        if (!any) empty = true
-        else if (k > 0) for (let i = wl; i < wh; i++) acc[i]! &= clause[i]!
       }
       if (empty) continue
       for (const t of without) {

@@ -1,12 +1,14 @@
 // `dadosbr ingest cnpj`: the registry from the Receita's monthly dump (downloaded, or --from a
 // folder of the 37 zips), and its bundled sample (the real-format excerpt of SERPRO).
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { UsageError, type FlagSpec } from '../../src/cli/args'
 import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
 import { heldMonths, monthRanges, planHistory } from './history'
-import { DEFAULT_SOURCE, downloadMonth, listMonths } from './sources'
+import { DEFAULT_SOURCE, downloadMonth, listMonthFiles, listMonths, type ListedFile } from './sources'
+import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
 import { municipiosDownloadDir } from '../lib/municipios-rfb'
 import { RFB_MUNICIPIOS } from '../../src/core/municipios-rfb'
@@ -24,7 +26,7 @@ const SPECS: FlagSpec[] = [
   { name: '--downloads', value: true, help: 'onde guardar os zips baixados (padrão <data>/downloads/cnpj/<mês>)' },
   { name: '--fonte', value: true, help: `endereço do compartilhamento da Receita (padrão ${DEFAULT_SOURCE.url}) [RFB_CNPJ_URL]` },
   { name: '--token', value: true, help: 'token do compartilhamento Nextcloud [RFB_CNPJ_TOKEN]' },
-  { name: '--se-preciso', value: false, help: 'nada faz se a base em uso já é desse mês e do formato desta versão (com download: nada baixa)' },
+  { name: '--se-preciso', value: false, help: 'nada faz se a base em uso já é desse mês, do formato desta versão e dos mesmos zips (com download: nada baixa; um zip de outro tamanho é o mês publicado de novo, construído de novo)' },
   { name: '--parcial', value: false, help: 'constrói mesmo faltando zips (amostras, testes)' },
   { name: '--max-rejeitadas', value: true, help: 'linhas malformadas toleradas antes de falhar (padrão 1000)' },
   { name: '--memoria', value: true, help: 'limite de memória do DuckDB (padrão 4GB; na fase final, dividido com os dois processos dos índices)' },
@@ -62,9 +64,30 @@ async function build(ctx: IngestContext, source: { dir: string; month: string },
   const rejected = manifest.rejeitadas.total ? `; ${manifest.rejeitadas.total} linhas malformadas` : ''
   const h = manifest.historico
   const history = h.referencia_anterior
-    ? `; histórico ${monthRanges(h.meses)}: ${h.itens} mudanças ${h.lacuna ? `entre ${h.referencia_anterior} e ${manifest.referencia} (meses do meio não carregados)` : `desde ${h.referencia_anterior}`}`
+    ? `; histórico ${monthRanges(h.meses)}: ${h.itens} mudanças ${h.lacuna ? `entre ${h.referencia_anterior} e ${manifest.referencia} (meses do meio não carregados)` : `desde ${h.referencia_anterior}`}` +
+      (h.republicado ? ` (refeitas: a publicação nova mudou ${h.republicado.raizes_mudadas} raízes)` : '')
     : ''
   return `base CNPJ ${manifest.referencia} pronta em ${((performance.now() - started) / 1000).toFixed(1)} s: ${rows}${rejected}${history}`
+}
+
+/** The zips of a folder, with their sizes. */
+const localZips = (dir: string): ListedFile[] =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => /\.zip$/i.test(f)).map((name) => ({ name, size: statSync(join(dir, name)).size })) : []
+
+/**
+ * The zips published (`listed`) that the build in use did not load as they are: of another size, or
+ * new. Each as "name (before → now bytes)". A zip the listing lacks is not a new publication (the
+ * build would stop for it).
+ */
+export function republishedZips(build: string, listed: ListedFile[]): string[] {
+  const loaded = new Map((readManifest<SnapshotManifest & { arquivos?: { nome: string; bytes: number }[] }>(build).arquivos ?? []).map((a) => [a.nome.toLowerCase(), a.bytes]))
+  const out: string[] = []
+  for (const f of listed) {
+    const before = loaded.get(f.name.toLowerCase())
+    if (f.size === undefined || before === f.size) continue
+    out.push(before === undefined ? `${f.name} novo` : `${f.name} ${before} → ${f.size} bytes`)
+  }
+  return out
 }
 
 export const cnpjIngest: IngestDataset = {
@@ -90,7 +113,12 @@ export const cnpjIngest: IngestDataset = {
       // One listing of the share says which month is the latest, before anything is downloaded.
       month ??= (await listMonths(share)).pop()
       const built = month && upToDateBuild(dataDir, month)
-      if (built) return `base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`
+      if (built) {
+        // The Receita sometimes publishes a month again: a zip of another size than the build's.
+        const changed = republishedZips(built, fromDir ? localZips(fromDir) : await listMonthFiles(share, month!))
+        if (!changed.length) return `base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`
+        ctx.log(`a Receita publicou ${month} de novo (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` e mais ${changed.length - 3}` : ''}): construindo de novo, com as mudanças do mês refeitas contra o mês anterior`)
+      }
     }
     // A month the history refuses (older than the newest held, or held already) is refused before its ~8 GB are downloaded.
     if (month) planHistory(dataDir, month)

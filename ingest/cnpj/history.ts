@@ -14,13 +14,14 @@ import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
 import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import {
-  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_JSON, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile,
-  key1, monthRanges, monthsBetween, storedLine, municipioCodeOf, tipoCode, ufSlotOf, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
+  CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_JSON, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile, I,
+  key1, monthRanges, monthsBetween, storedLine, municipioCodeOf, ROTULOS_ANTERIOR, tipoCode, ufSlotOf, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
 } from '../../src/datasets/cnpj/historico-layout'
 import { socio, socioRow } from '../../src/datasets/cnpj/service'
 import { municipiosIbge, type CardView } from '../../src/datasets/cnpj/card-json'
 import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
-import { HistoryStore, parseMeta } from '../../src/datasets/cnpj/historico-store'
+import { BlockCache, HistoryMonth, HistoryStore, parseMeta } from '../../src/datasets/cnpj/historico-store'
+import { isCompanyItem, undoEstablishments, undoPartners } from '../../src/datasets/cnpj/historico'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
 import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
@@ -32,7 +33,7 @@ import { partitionRelation, partitionSelect } from './partitions'
 
 /** What the ingest of `month` does with the history, decided before anything is loaded. */
 export interface HistoryPlan {
-  /** baseline: the history starts at this month; carry: the newest month held is rebuilt, its history kept; compare: a newer month. */
+  /** baseline: the history starts at this month; carry: the newest month held is rebuilt (its changes made again if its content differs: rebuildRepublished); compare: a newer month. */
   kind: 'baseline' | 'carry' | 'compare'
   month: string
   /** The build in use, when there is one (its months are carried over). */
@@ -55,7 +56,7 @@ export function heldMonths(buildDir: string): string[] {
  * Decides what the ingest of `month` does with the history. The history only grows forward: a
  * month older than the newest one held, or one already held, is refused (one line, before any
  * download or load); the newest month held may be built again (a new version's layout, a lost
- * file), keeping its history as it is. `restart` starts a new history at `month` (the bundled
+ * file, the month published again: rebuildRepublished). `restart` starts a new history at `month` (the bundled
  * sample, which always builds its two months in order).
  */
 export function planHistory(dataDir: string, month: string, restart = false): HistoryPlan {
@@ -123,6 +124,11 @@ export interface HistorySummary {
   cpu_segundos: Record<string, number>
   /** Wall seconds of each step. */
   segundos: Record<string, number>
+  /**
+   * The newest month built again with other content (the Receita published it again): how many
+   * roots the new publication changed. Its changes were made again against the month before.
+   */
+  republicado?: { raizes_mudadas: number }
 }
 
 /** Hard link (same file system: the data dir), or a copy where links are not allowed. */
@@ -181,21 +187,26 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
   let meta: HistoryMeta | null = null
   let cpu: Record<string, number> = {}
   let wall: Record<string, number> = {}
+  /** Roots the month's new publication changed (a month the Receita published again), or null. */
+  let raizesRepublicadas: number | null = null
   try {
     await conn.run(`ATTACH ${sqlString(join(work, DUCKDB_FILE))} AS depois (READ_ONLY)`)
     const rotulos = await readRotulos(conn, 'depois')
     const empty = (referencia: string, r: RotulosJson) =>
       writeMonthFile(join(dir, historyFile(referencia)), { referencia, referencia_anterior: null, lacuna: false, rotulos: r, rotulosAnterior: null, items: null, saidas: [], municipios: {} })
     if (plan.kind === 'baseline' || (plan.kind === 'carry' && !plan.held.includes(plan.month))) meta = await empty(plan.month, rotulos)
-    else if (plan.kind === 'carry') meta = monthMeta(join(dir, historyFile(plan.month)))
-    else if (plan.kind === 'compare') {
+    else if (plan.kind === 'carry') {
+      const republished = await rebuildRepublished(conn, instance, o, dir, tmp, rotulos)
+      meta = republished?.meta ?? monthMeta(join(dir, historyFile(plan.month)))
+      if (republished) ({ cpu, seconds: wall } = republished.steps), (raizesRepublicadas = republished.roots)
+    } else if (plan.kind === 'compare') {
       await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
       const rotulosAntes = await readRotulos(conn, 'antes')
       // A build made before the history: its month becomes the first one held.
       if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
       const left = new Set<string>()
       for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
-      const { steps, ...month } = await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left })
+      const { steps, roots: _, ...month } = (await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left }))!
       meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
         referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
         rotulos, rotulosAnterior: rotulosAntes, ...month,
@@ -211,7 +222,60 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
   }
   const meses = heldMonths(work)
   const bytes = meses.reduce((n, m) => n + statSync(join(dir, historyFile(m))).size, 0)
-  return { meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes, cpu_segundos: cpu, segundos: wall }
+  return {
+    meses, referencia_anterior: meta?.referencia_anterior ?? null, lacuna: meta?.lacuna ?? false, itens: meta?.itens ?? 0, por_tipo: meta?.por_tipo ?? {}, bytes, cpu_segundos: cpu, segundos: wall,
+    ...(raizesRepublicadas === null ? {} : { republicado: { raizes_mudadas: raizesRepublicadas } }),
+  }
+}
+
+/**
+ * The newest month held, built again (`carry`). Built from the same dump (a new version's layout, a
+ * lost file), its changes stay as they are. Published again by the Receita with other content, the
+ * month file held describes the first publication: the month before is that publication with the
+ * file's changes undone (as ?referencia= rebuilds a past card), so the roots the new publication
+ * changed are compared again, from the month before to the new content, and the others keep their
+ * items. Returns null when nothing changed (or when the build in use cannot be compared: its
+ * cnpj.duckdb is the file lost, or its month is the first held and has no changes to redo).
+ */
+async function rebuildRepublished(conn: DuckDBConnection, instance: DuckDBInstance, o: HistoryOptions, dir: string, tmp: string, rotulos: RotulosJson) {
+  const { plan } = o
+  const held = join(plan.current!, HISTORY_DIR, historyFile(plan.month))
+  const first = monthMeta(held)
+  if (first.referencia_anterior === null || !existsSync(join(plan.current!, DUCKDB_FILE))) return null
+  const month = new HistoryMonth(held, new BlockCache(), 0, (m, reason) => {
+    throw new BuildError(`o histórico de ${m} não se lê (${reason}); restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)
+  })
+  try {
+    await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
+    // CNPJs that left in the months before this one (this month's own departures are made again).
+    const left = new Set<string>()
+    for (const m of plan.held) if (m !== plan.month) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
+    const compared = await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left, republished: month })
+    if (!compared) return null
+    const { steps, roots, ...items } = compared
+    // The link to the file of the build in use goes: the new file is written in its place.
+    rmSync(join(dir, historyFile(plan.month)))
+    const meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
+      referencia: plan.month, referencia_anterior: first.referencia_anterior, lacuna: first.lacuna,
+      rotulos, rotulosAnterior: monthRotulos(held, ROTULOS_ANTERIOR), ...items,
+    })
+    items.items.conn.closeSync()
+    steps.lap('arquivo')
+    return { meta, steps: { cpu: steps.cpu, seconds: steps.seconds }, roots }
+  } finally {
+    month.close()
+  }
+}
+
+/** The code tables a month file keeps (ROTULOS_MES, ROTULOS_ANTERIOR). */
+function monthRotulos(path: string, which: number): RotulosJson | null {
+  const db = new Database(path, { readonly: true })
+  try {
+    const row = db.query('SELECT dados FROM rotulos WHERE chave = ?').get(which) as { dados: Uint8Array } | null
+    return row ? decodeJson<RotulosJson>(row.dados) : null
+  } finally {
+    db.close()
+  }
 }
 
 /** The meta of a month file. */
@@ -348,13 +412,22 @@ const context = (side: (kind: Kind) => string) => {
       GROUP BY cnpj_basico) rep ON rep.cnpj_basico = r.raiz)`
 }
 
-const partnerLists = (side: (kind: Kind) => string) =>
-  `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ds) GROUP BY s.cnpj_basico)`
+/** The partner lists of the roots in `roots` (a temp table: ds, the roots whose partners differ; raizes, every changed root). */
+const partnerLists = (side: (kind: Kind) => string, roots: 'ds' | 'raizes') =>
+  `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ${roots}) GROUP BY s.cnpj_basico)`
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
 const fields = (dados: string) => dados.split(CARD_SEPARATOR).map((v) => v || null)
 const ESTABLISHMENT_COUNT = FICHA.indexOf('razao_social')
 const EMPTY_COMPANY: Registro = Array(FICHA.length - ESTABLISHMENT_COUNT).fill(null)
+const EMPTY_ESTABLISHMENT: Registro = Array(ESTABLISHMENT_COUNT).fill(null)
+/** A record as the card store's text (null blank): `fields`' inverse. */
+const joined = (record: readonly (string | null)[]) => record.map((v) => v ?? '').join(CARD_SEPARATOR)
+const SAIU = tipoCode('saiu_do_cadastro')
+const ABERTURA = tipoCode('abertura')
+const VOLTOU = tipoCode('voltou_ao_cadastro')
+/** Headquarters first, as the representative of a root is chosen (context). */
+const rank = (e: { record: Registro }) => (e.record[FICHA_INDEX.matriz_filial] === '1' ? 0 : 1)
 
 interface RootChanges {
   estabs: { cnpj: string; antes: string | null; depois: string | null }[]
@@ -369,6 +442,8 @@ interface CompareContext extends HistoryOptions {
   rotulos: RotulosJson
   /** CNPJs that left the registry in a month held: back in the dump, they are voltou_ao_cadastro. */
   left: Set<string>
+  /** A month published again: its file as held (the first publication against the month before). */
+  republished?: HistoryMonth
 }
 
 /**
@@ -377,7 +452,7 @@ interface CompareContext extends HistoryOptions {
  * partition; the changed roots, partition by partition; the changed roots' rows of both months,
  * split again (a few percent of the registry), compared partition by partition into items.
  */
-async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps }> {
+async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps; roots: number } | null> {
   const steps = new Steps()
   const dir = (what: string, side: string) => join(o_.tmp, what, side)
   const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
@@ -408,7 +483,32 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
     await conn.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)
   }
   steps.lap('raizes_mudadas')
-  const groups = detailGroups(Number((await conn.runAndReadAll('SELECT count(*) FROM mudou')).getRows()[0]![0]))
+  const changedRoots = Number((await conn.runAndReadAll('SELECT count(*) FROM mudou')).getRows()[0]![0])
+  if (o_.republished && changedRoots === 0) {
+    sink.close()
+    sink.conn.closeSync()
+    return null
+  }
+  const groups = detailGroups(changedRoots)
+  const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month, ibge: municipiosIbge(o_.rotulos[ROTULO_IBGE] ?? []) }
+  const out = new ItemBuilder(view, o_.left, sink)
+  // A month published again: the items of the roots the new publication leaves as they were are
+  // kept; the others' are set aside, to be made again root by root (ItemBuilder.republished).
+  const earlier = new Map<string, Item[]>()
+  if (o_.republished) {
+    const changed = new Set((await conn.runAndReadAll('SELECT raiz FROM mudou')).getRows().map(([r]) => String(r)))
+    for (let p = 0; p < o_.republished.meta.itens; p++) {
+      const it = o_.republished.item(p)
+      const raiz = it[I.cnpj].slice(0, 8)
+      if (!changed.has(raiz)) out.keep(it)
+      else {
+        const list = earlier.get(raiz)
+        if (list) list.push(it)
+        else earlier.set(raiz, [it])
+      }
+    }
+    steps.lap('itens_mantidos')
+  }
   // The changed roots' rows are a few percent of the registry: `groups` groups of partitions
   // keep each comparison in memory with far fewer queries (each costs a few ms however small).
   for (const side of ['antes', 'depois']) {
@@ -417,8 +517,6 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
       await write(`SELECT ${DETAIL[kind]}, ${partitionSql('cnpj_basico')} % ${groups} AS part FROM ${side}.${kind} WHERE cnpj_basico IN (SELECT raiz FROM mudou)`, join(dir('linhas', side), kind))
   }
   steps.lap('linhas_mudadas')
-  const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month, ibge: municipiosIbge(o_.rotulos[ROTULO_IBGE] ?? []) }
-  const out = new ItemBuilder(view, o_.left, sink)
   const bar = progress('histórico', groups, { quiet: o_.quiet })
   const present = (side: string, p: number) => KINDS.some((kind) => partitionRelation(dir('linhas', side), kind, p) !== null)
   for (let p = 0; p < groups; p++) {
@@ -439,7 +537,9 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
     }
     for (const [cnpj, raiz, antes, depois] of (await conn.runAndReadAll('SELECT cnpj, raiz, antes, depois FROM de')).getRows())
       at(String(raiz)).estabs.push({ cnpj: String(cnpj), antes: text(antes), depois: text(depois) })
-    const partners = await conn.runAndReadAll(`SELECT d.raiz, so.lista, sn.lista FROM ds d LEFT JOIN ${partnerLists(o)} so USING (raiz) LEFT JOIN ${partnerLists(n)} sn USING (raiz)`)
+    // A month published again compares every changed root's partners again (ItemBuilder.republished).
+    const partnerRoots = o_.republished ? 'raizes' : 'ds'
+    const partners = await conn.runAndReadAll(`SELECT d.raiz, so.lista, sn.lista FROM ${partnerRoots} d LEFT JOIN ${partnerLists(o, partnerRoots)} so USING (raiz) LEFT JOIN ${partnerLists(n, partnerRoots)} sn USING (raiz)`)
     for (const [raiz, antes, depois] of partners.getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
     const both = await conn.runAndReadAll(`SELECT a.raiz, a.parte, b.parte, b.cnpj, b.ficha, a.cnpj, a.ficha FROM ${context(o)} a JOIN ${context(n)} b USING (raiz)`)
     for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both.getRows()) {
@@ -449,15 +549,32 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
       if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }
       if (cnpjO !== null) r.repAntes = { cnpj: String(cnpjO), ficha: String(fichaO) }
     }
+    // A month published again: every establishment of the changed roots in the first publication,
+    // from which the month before's are made (ItemBuilder.republished).
+    const firstEstabs = new Map<string, { cnpj: string; ficha: string }[]>()
+    if (o_.republished)
+      for (const [raiz, cnpj, ficha] of (await conn.runAndReadAll(`SELECT cnpj_basico, cnpj, ficha FROM ${o('estabelecimentos')} WHERE cnpj_basico IN (SELECT raiz FROM raizes)`)).getRows()) {
+        const list = firstEstabs.get(String(raiz))
+        if (list) list.push({ cnpj: String(cnpj), ficha: String(ficha) })
+        else firstEstabs.set(String(raiz), [{ cnpj: String(cnpj), ficha: String(ficha) }])
+      }
     steps.lap('comparacao')
-    for (const [raiz, r] of roots) out.root(raiz, r)
+    for (const [raiz, r] of roots) {
+      if (!o_.republished) out.root(raiz, r)
+      else {
+        out.republished(raiz, r, earlier.get(raiz) ?? [], firstEstabs.get(raiz) ?? [])
+        earlier.delete(raiz)
+      }
+    }
     steps.lap('itens')
     releaseResults()
     bar.add(1)
   }
   bar.done()
+  // A root whose hash changed but whose rows compare equal keeps its items.
+  for (const items of earlier.values()) for (const it of items) out.keep(it)
   sink.close()
-  return { items: sink, saidas: out.saidas, municipios: out.municipios, steps }
+  return { items: sink, saidas: out.saidas, municipios: out.municipios, steps, roots: changedRoots }
 }
 
 /**
@@ -493,14 +610,22 @@ class ItemBuilder {
   private add(cnpj: string, tipo: number, campo: number, antes: (string | null)[] | null, depois: (string | null)[] | null, where: Registro) {
     if (!KEYABLE_CNPJ.test(cnpj)) return
     const uf = where[FICHA_INDEX.uf] ?? null
-    const municipio = where[FICHA_INDEX.municipio] ?? null
-    const item: Item = [cnpj, tipo, campo, antes, depois, uf, municipio, uf === 'EX' ? (where[FICHA_INDEX.cidade_exterior] ?? null) : null, where[FICHA_INDEX.cnae_principal] ?? null, where[FICHA_INDEX.razao_social] ?? null]
-    const u = ufSlotOf(uf), m = municipioCodeOf(municipio), c = cnaeCodeOf(item[8])
+    this.push([cnpj, tipo, campo, antes, depois, uf, where[FICHA_INDEX.municipio] ?? null, uf === 'EX' ? (where[FICHA_INDEX.cidade_exterior] ?? null) : null, where[FICHA_INDEX.cnae_principal] ?? null, where[FICHA_INDEX.razao_social] ?? null])
+  }
+
+  private push(item: Item) {
+    const [cnpj, tipo, campo, , , uf, municipio] = item
     if (uf !== null && municipio !== null) {
       const ufs = (this.municipios[municipio] ??= [])
       if (!ufs.includes(uf)) ufs.push(uf)
     }
-    this.items.push(storedLine(item), key1(tipo, u, m, c), cnpj, campo, rootKey(cnpj.slice(0, 8)))
+    this.items.push(storedLine(item), key1(tipo, ufSlotOf(uf), municipioCodeOf(municipio), cnaeCodeOf(item[I.cnae])), cnpj, campo, rootKey(cnpj.slice(0, 8)))
+  }
+
+  /** An item of the month file held, kept as it is (a month published again: ItemBuilder.republished). */
+  keep(item: Item) {
+    this.push(item)
+    if (item[I.tipo] === SAIU) this.saidas.push(item[I.cnpj])
   }
 
   /** The card fields that differ between two records of the same CNPJ and that the card shows differently. */
@@ -536,6 +661,62 @@ class ItemBuilder {
       this.fields(rep.cnpj, [...est, ...companyA], [...est, ...companyB], true)
     }
     if (r.socios) this.partners(rep.cnpj, r.socios.antes, r.socios.depois, where)
+  }
+
+  /**
+   * A root of a month the Receita published again with other content. `r` compares the first
+   * publication (antes) with the new one (depois); `earlier`, the root's items in the month file
+   * held, is what the first publication changed from the month before. The month before is the
+   * first publication with those items undone (as ?referencia= rebuilds a past card), and is
+   * compared with the new publication as any two months are (root): the company's fields and the
+   * partners of every such root (`r.socios` holds both publications' lists, compareMonths), and the
+   * establishments the new publication changes. The other establishments keep their items.
+   */
+  republished(raiz: string, r: RootChanges, earlier: Item[], firstEstabs: { cnpj: string; ficha: string }[]) {
+    const company: Item[] = []
+    const partners: Item[] = []
+    const own: Item[] = []
+    for (const it of earlier) (it[I.campo] === CAMPO_SOCIOS ? partners : isCompanyItem(it) ? company : own).push(it)
+    const changed = new Set(r.estabs.map((e) => e.cnpj))
+    const companyFirst = r.empresa?.antes ? fields(r.empresa.antes) : null
+    // The root's establishments in the month before: the first publication's, less those it
+    // opened, plus those that left in it, each as it was then.
+    const opened = new Set(own.filter((it) => it[I.tipo] === ABERTURA || it[I.tipo] === VOLTOU).map((it) => it[I.cnpj]))
+    const before = new Map<string, Registro | null>(firstEstabs.filter((e) => !opened.has(e.cnpj)).map((e) => [e.cnpj, fields(e.ficha)]))
+    undoEstablishments(before, own.filter((it) => before.has(it[I.cnpj]) || it[I.tipo] === SAIU))
+    const beforeEstabs = [...before].filter((e): e is [string, Registro] => e[1] !== null).map(([cnpj, record]) => ({ cnpj, record }))
+    // The company part of the month before, when the root had an establishment then: the first
+    // publication's, its company items undone, or, with none of its establishments in the first
+    // publication, a departure's record.
+    let companyBefore: Registro | null = null
+    if (!beforeEstabs.length) companyBefore = null
+    else if (companyFirst) {
+      const record = [...EMPTY_ESTABLISHMENT, ...companyFirst]
+      undoEstablishments(new Map([[raiz, record]]), company)
+      companyBefore = record.slice(ESTABLISHMENT_COUNT)
+    } else {
+      const gone = own.find((it) => it[I.tipo] === SAIU && it[I.antes])
+      if (gone) companyBefore = gone[I.antes]!.slice(ESTABLISHMENT_COUNT)
+    }
+    const estabs = r.estabs.map((e) => {
+      const records = new Map<string, Registro | null>([[e.cnpj, e.antes === null ? null : [...fields(e.antes), ...(companyFirst ?? EMPTY_COMPANY)]]])
+      undoEstablishments(records, own.filter((it) => it[I.cnpj] === e.cnpj))
+      const before = records.get(e.cnpj)
+      return { cnpj: e.cnpj, antes: before ? joined(before.slice(0, ESTABLISHMENT_COUNT)) : null, depois: e.depois }
+    })
+    const list = r.socios?.antes ? r.socios.antes.split(PARTNER_SEPARATOR).map(fields) : []
+    undoPartners(list, partners)
+    const socios = { antes: list.length ? list.map(joined).join(PARTNER_SEPARATOR) : null, depois: r.socios?.depois ?? null }
+    // The company's representative in the month before (its card fields go beside a company or
+    // partner change when the new publication has no establishment of the root): the headquarters, else the first.
+    beforeEstabs.sort((a, b) => rank(a) - rank(b) || (a.cnpj < b.cnpj ? -1 : 1))
+    const repAntes = beforeEstabs[0] && { cnpj: beforeEstabs[0].cnpj, ficha: joined(beforeEstabs[0].record.slice(0, ESTABLISHMENT_COUNT)) }
+    const companyNew = r.empresa?.depois ? fields(r.empresa.depois) : null
+    const razao = companyNew?.[FICHA_INDEX.razao_social - ESTABLISHMENT_COUNT] ?? null
+    // Kept items name the company as the new publication does (the feed shows its razão social).
+    const kept = (it: Item): Item => (companyNew && it[I.razao] !== razao ? [...it.slice(0, I.razao), razao] as Item : it)
+    for (const it of own) if (!changed.has(it[I.cnpj])) this.keep(kept(it))
+    this.root(raiz, { ...r, estabs, empresa: r.empresa && { antes: companyBefore && joined(companyBefore), depois: r.empresa.depois }, socios, repAntes })
   }
 
   /** Partners in and out as multisets of records; a partner (name and document) in both with other values is an alteração. */

@@ -28,7 +28,7 @@ import { lowerBound } from '../../core/sorted'
  * and a block read again from the old one moves back to the young.
  */
 const CACHE_BLOCKS = 2048
-class BlockCache {
+export class BlockCache {
   private young = new Map<number, FeedBlock | CnaeBlock | RootBlock>()
   private old = new Map<number, FeedBlock | CnaeBlock | RootBlock>()
   /** Keys: (month id, kind, block) packed in a number (a string key built per lookup cost as much as the lookup). */

@@ -48,13 +48,13 @@ function setBrutos(record: Registro, campo: number, values: (string | null)[] | 
   for (let i = 0; i < idx.length; i++) record[idx[i]!] = values?.[i] ?? null
 }
 
-const isCompanyItem = (it: Item) => it[I.campo] >= 0 && CAMPO_EMPRESA[it[I.campo]]!
+export const isCompanyItem = (it: Item) => it[I.campo] >= 0 && CAMPO_EMPRESA[it[I.campo]]!
 
 /**
  * Undoes one month's items of a root on a map CNPJ -> card record (null: not in that month's
  * dump): the state of the month it was compared with.
  */
-function undoEstablishments(records: Map<string, Registro | null>, items: Item[]) {
+export function undoEstablishments(records: Map<string, Registro | null>, items: Item[]) {
   for (const it of items) {
     const tipo = it[I.tipo]
     const cnpj = it[I.cnpj]
@@ -73,7 +73,7 @@ function undoEstablishments(records: Map<string, Registro | null>, items: Item[]
 const sameRecord = (a: RegistroSocio, b: RegistroSocio) => a.length === b.length && a.every((v, i) => (v ?? null) === (b[i] ?? null))
 
 /** Undoes one month's partner items of a root on its partner records. */
-function undoPartners(partners: RegistroSocio[], items: Item[]) {
+export function undoPartners(partners: RegistroSocio[], items: Item[]) {
   const remove = (rec: RegistroSocio | null) => {
     if (!rec) return
     const i = partners.findIndex((p) => sameRecord(p, rec))

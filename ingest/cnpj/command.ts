@@ -7,6 +7,7 @@ import { copyBundled } from '../lib/bundled'
 import type { IngestContext, IngestDataset } from '../lib/dataset'
 import { buildCnpj, upToDateBuild } from './load'
 import { heldMonths, monthRanges, planHistory } from './history'
+import { ALL_ZIPS } from './parse'
 import { DEFAULT_SOURCE, downloadMonth, listMonthFiles, listMonths, type ListedFile } from './sources'
 import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { downloadMunicipiosTable, municipiosTableIn } from './municipios'
@@ -74,18 +75,22 @@ async function build(ctx: IngestContext, source: { dir: string; month: string },
 const localZips = (dir: string): ListedFile[] =>
   existsSync(dir) ? readdirSync(dir).filter((f) => /\.zip$/i.test(f)).map((name) => ({ name, size: statSync(join(dir, name)).size })) : []
 
+/** The month's zips a build loads, by lower-case name (others in a folder or on the share are not read). */
+const MONTH_ZIPS = new Set(ALL_ZIPS.map((z) => `${z}.zip`.toLowerCase()))
+
 /**
- * The zips published (`listed`) that the build in use did not load as they are: of another size, or
- * new. Each as "name (before → now bytes)". A zip the listing lacks is not a new publication (the
- * build would stop for it).
+ * The month's zips (`listed`) that the build in use did not load as they are: of another size (the
+ * Receita published the month again), or not loaded (a build --parcial, now whole). Each as "name
+ * before → now bytes". A zip the listing lacks is no reason to build (the build would stop for it).
  */
 export function republishedZips(build: string, listed: ListedFile[]): string[] {
   const loaded = new Map((readManifest<SnapshotManifest & { arquivos?: { nome: string; bytes: number }[] }>(build).arquivos ?? []).map((a) => [a.nome.toLowerCase(), a.bytes]))
   const out: string[] = []
-  for (const f of listed) {
+  for (const f of [...listed].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!MONTH_ZIPS.has(f.name.toLowerCase())) continue
     const before = loaded.get(f.name.toLowerCase())
     if (f.size === undefined || before === f.size) continue
-    out.push(before === undefined ? `${f.name} novo` : `${f.name} ${before} → ${f.size} bytes`)
+    out.push(before === undefined ? `${f.name} não carregado` : `${f.name} ${before} → ${f.size} bytes`)
   }
   return out
 }
@@ -117,7 +122,7 @@ export const cnpjIngest: IngestDataset = {
         // The Receita sometimes publishes a month again: a zip of another size than the build's.
         const changed = republishedZips(built, fromDir ? localZips(fromDir) : await listMonthFiles(share, month!))
         if (!changed.length) return `base CNPJ ${month} já está em ${built}, no formato desta versão: nada a fazer`
-        ctx.log(`a Receita publicou ${month} de novo (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` e mais ${changed.length - 3}` : ''}): construindo de novo, com as mudanças do mês refeitas contra o mês anterior`)
+        ctx.log(`os zips de ${month} diferem dos que a base em uso carregou (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ` e mais ${changed.length - 3}` : ''}): construindo de novo`)
       }
     }
     // A month the history refuses (older than the newest held, or held already) is refused before its ~8 GB are downloaded.

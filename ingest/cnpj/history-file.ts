@@ -42,10 +42,25 @@ export class ItemSink {
     this.count++
   }
 
+  private closed = false
   /** Every item appended is in the table. */
   close() {
+    if (this.closed) return
+    this.closed = true
     this.appender.flushSync()
     this.appender.closeSync()
+  }
+
+  /** The appender and the connection closed, whatever happened (a failed comparison or write). */
+  dispose() {
+    try {
+      if (!this.closed) {
+        this.closed = true
+        this.appender.closeSync()
+      }
+    } finally {
+      this.conn.closeSync()
+    }
   }
 }
 

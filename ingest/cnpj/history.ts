@@ -12,7 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
+import { buildHead, CARD_SEPARATOR, CURRENT_LINK, DATASET_DIR, DUCKDB_FILE, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, partitionSql, PARTNER_SEPARATOR, rootKey, SOCIO } from '../../src/datasets/cnpj/layout'
 import {
   CAMPO_BRUTOS, CAMPO_EMPRESA, CAMPO_JSON, CAMPO_PRESENCA, CAMPO_SOCIOS, CAMPOS, cnaeCodeOf, decodeJson, FICHA_INDEX, HISTORY_DIR, HISTORY_FILE, historyFile, I,
   key1, monthRanges, monthsBetween, storedLine, municipioCodeOf, ROTULOS_ANTERIOR, tipoCode, ufSlotOf, ROTULO_IBGE, type HistoryMeta, type Item, type Registro, type RotulosJson,
@@ -23,6 +23,7 @@ import { LOOKUP_TABLES, type Lookup } from '../../src/datasets/cnpj/store'
 import { BlockCache, HistoryMonth, HistoryStore, parseMeta } from '../../src/datasets/cnpj/historico-store'
 import { isCompanyItem, undoEstablishments, undoPartners } from '../../src/datasets/cnpj/historico'
 import { BuildError, buildSnapshot } from '../lib/snapshot'
+import { lowerBound } from '../../src/core/sorted'
 import { readManifest, type SnapshotManifest } from '../../src/core/stores/snapshot-layout'
 import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
@@ -107,6 +108,8 @@ export interface HistoryOptions {
   memoryLimit: string
   threads: number
   quiet?: boolean
+  /** The files the new build loaded, by name (its manifest's `arquivos`, and the TOM ↔ IBGE table): a month built again compares them with the build in use's. */
+  loaded?: Map<string, string>
 }
 
 /** The history part of a build's manifest. */
@@ -206,15 +209,19 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
       const left = new Set<string>()
       for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
-      const { steps, roots: _, ...month } = (await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left }))!
-      meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
-        referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
-        rotulos, rotulosAnterior: rotulosAntes, ...month,
-      })
-      month.items.conn.closeSync()
-      steps.lap('arquivo')
-      cpu = steps.cpu
-      wall = steps.seconds
+      const sink = await ItemSink.open(await instance.connect())
+      try {
+        const { steps, roots: _, ...month } = await compareMonths(conn, sink, { ...o, tmp, rotulos, left })
+        meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
+          referencia: plan.month, referencia_anterior: plan.currentMonth, lacuna: monthsBetween(plan.currentMonth!, plan.month) > 0,
+          rotulos, rotulosAnterior: rotulosAntes, ...month,
+        })
+        steps.lap('arquivo')
+        cpu = steps.cpu
+        wall = steps.seconds
+      } finally {
+        sink.dispose()
+      }
     }
   } finally {
     close()
@@ -234,37 +241,46 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
  * month file held describes the first publication: the month before is that publication with the
  * file's changes undone (as ?referencia= rebuilds a past card), so the roots the new publication
  * changed are compared again, from the month before to the new content, and the others keep their
- * items. Returns null when nothing changed (or when the build in use cannot be compared: its
- * cnpj.duckdb is the file lost, or its month is the first held and has no changes to redo).
+ * items (and the file takes the new code tables). Returns null when the build loaded the same files
+ * as the build in use (by SHA-256: a new version's layout, a lost file), or when the build in use
+ * cannot be compared (its cnpj.duckdb is the file lost, or its month is the first held, with no
+ * changes to redo).
  */
 async function rebuildRepublished(conn: DuckDBConnection, instance: DuckDBInstance, o: HistoryOptions, dir: string, tmp: string, rotulos: RotulosJson) {
   const { plan } = o
   const held = join(plan.current!, HISTORY_DIR, historyFile(plan.month))
   const first = monthMeta(held)
-  if (first.referencia_anterior === null || !existsSync(join(plan.current!, DUCKDB_FILE))) return null
+  if (first.referencia_anterior === null || !existsSync(join(plan.current!, DUCKDB_FILE)) || !o.loaded || sameFiles(plan.current!, o.loaded)) return null
   const month = new HistoryMonth(held, new BlockCache(), 0, (m, reason) => {
     throw new BuildError(`o histórico de ${m} não se lê (${reason}); restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)
   })
+  const sink = await ItemSink.open(await instance.connect())
   try {
     await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
     // CNPJs that left in the months before this one (this month's own departures are made again).
     const left = new Set<string>()
     for (const m of plan.held) if (m !== plan.month) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
-    const compared = await compareMonths(conn, await ItemSink.open(await instance.connect()), { ...o, tmp, rotulos, left, republished: month })
-    if (!compared) return null
-    const { steps, roots, ...items } = compared
+    const { steps, roots, ...items } = await compareMonths(conn, sink, { ...o, tmp, rotulos, left, republished: month })
     // The link to the file of the build in use goes: the new file is written in its place.
     rmSync(join(dir, historyFile(plan.month)))
     const meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
       referencia: plan.month, referencia_anterior: first.referencia_anterior, lacuna: first.lacuna,
       rotulos, rotulosAnterior: monthRotulos(held, ROTULOS_ANTERIOR), ...items,
     })
-    items.items.conn.closeSync()
     steps.lap('arquivo')
     return { meta, steps: { cpu: steps.cpu, seconds: steps.seconds }, roots }
   } finally {
+    sink.dispose()
     month.close()
   }
+}
+
+/** Whether a build loaded exactly these files (name → SHA-256, its manifest's `arquivos` and TOM ↔ IBGE table). */
+function sameFiles(build: string, loaded: Map<string, string>): boolean {
+  const m = readManifest<SnapshotManifest & { arquivos?: { nome: string; sha256: string }[]; municipios_ibge?: { arquivo: string; sha256: string } }>(build)
+  const before = new Map((m.arquivos ?? []).map((a) => [a.nome, a.sha256]))
+  if (m.municipios_ibge) before.set(m.municipios_ibge.arquivo, m.municipios_ibge.sha256)
+  return before.size === loaded.size && [...loaded].every(([name, sha]) => before.get(name) === sha)
 }
 
 /** The code tables a month file keeps (ROTULOS_MES, ROTULOS_ANTERIOR). */
@@ -452,7 +468,7 @@ interface CompareContext extends HistoryOptions {
  * partition; the changed roots, partition by partition; the changed roots' rows of both months,
  * split again (a few percent of the registry), compared partition by partition into items.
  */
-async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps; roots: number } | null> {
+async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: CompareContext): Promise<{ items: ItemSink; saidas: string[]; municipios: Record<string, string[]>; steps: Steps; roots: number }> {
   const steps = new Steps()
   const dir = (what: string, side: string) => join(o_.tmp, what, side)
   const write = (sql: string, to: string) => conn.run(`COPY (${sql}) TO ${sqlString(to)} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
@@ -484,28 +500,22 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
   }
   steps.lap('raizes_mudadas')
   const changedRoots = Number((await conn.runAndReadAll('SELECT count(*) FROM mudou')).getRows()[0]![0])
-  if (o_.republished && changedRoots === 0) {
-    sink.close()
-    sink.conn.closeSync()
-    return null
-  }
   const groups = detailGroups(changedRoots)
   const view: CardView = { lookups: toLookups(o_.rotulos), referencia: o_.plan.month, ibge: municipiosIbge(o_.rotulos[ROTULO_IBGE] ?? []) }
   const out = new ItemBuilder(view, o_.left, sink)
   // A month published again: the items of the roots the new publication leaves as they were are
-  // kept; the others' are set aside, to be made again root by root (ItemBuilder.republished).
-  const earlier = new Map<string, Item[]>()
-  if (o_.republished) {
-    const changed = new Set((await conn.runAndReadAll('SELECT raiz FROM mudou')).getRows().map(([r]) => String(r)))
-    for (let p = 0; p < o_.republished.meta.itens; p++) {
-      const it = o_.republished.item(p)
-      const raiz = it[I.cnpj].slice(0, 8)
-      if (!changed.has(raiz)) out.keep(it)
-      else {
-        const list = earlier.get(raiz)
-        if (list) list.push(it)
-        else earlier.set(raiz, [it])
-      }
+  // kept; the others' are made again root by root (ItemBuilder.republished), each read from the
+  // month file when its root comes. The changed roots as sorted keys (8 bytes each, however many).
+  const republished = o_.republished
+  let changedKeys = new Float64Array(0)
+  let madeAgain = new Uint8Array(0)
+  if (republished) {
+    changedKeys = Float64Array.from((await conn.runAndReadAll('SELECT raiz FROM mudou')).getRows().map(([r]) => String(r)).filter((r) => KEYABLE_ROOT.test(r)).map(rootKey)).sort()
+    madeAgain = new Uint8Array(changedKeys.length)
+    for (let p = 0; p < republished.meta.itens; p++) {
+      const it = republished.item(p)
+      const k = rootKey(it[I.cnpj].slice(0, 8))
+      if (changedKeys[lowerBound(changedKeys, k)] !== k) out.keep(it)
     }
     steps.lap('itens_mantidos')
   }
@@ -560,10 +570,11 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
       }
     steps.lap('comparacao')
     for (const [raiz, r] of roots) {
-      if (!o_.republished) out.root(raiz, r)
+      if (!republished) out.root(raiz, r)
       else {
-        out.republished(raiz, r, earlier.get(raiz) ?? [], firstEstabs.get(raiz) ?? [])
-        earlier.delete(raiz)
+        const k = rootKey(raiz)
+        madeAgain[lowerBound(changedKeys, k)] = 1
+        out.republished(raiz, r, republished.itemsOfRoot(k), firstEstabs.get(raiz) ?? [])
       }
     }
     steps.lap('itens')
@@ -572,7 +583,7 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
   }
   bar.done()
   // A root whose hash changed but whose rows compare equal keeps its items.
-  for (const items of earlier.values()) for (const it of items) out.keep(it)
+  if (republished) for (let i = 0; i < changedKeys.length; i++) if (!madeAgain[i]) for (const it of republished.itemsOfRoot(changedKeys[i]!)) out.keep(it)
   sink.close()
   return { items: sink, saidas: out.saidas, municipios: out.municipios, steps, roots: changedRoots }
 }
@@ -713,8 +724,9 @@ class ItemBuilder {
     const repAntes = beforeEstabs[0] && { cnpj: beforeEstabs[0].cnpj, ficha: joined(beforeEstabs[0].record.slice(0, ESTABLISHMENT_COUNT)) }
     const companyNew = r.empresa?.depois ? fields(r.empresa.depois) : null
     const razao = companyNew?.[FICHA_INDEX.razao_social - ESTABLISHMENT_COUNT] ?? null
-    // Kept items name the company as the new publication does (the feed shows its razão social).
-    const kept = (it: Item): Item => (companyNew && it[I.razao] !== razao ? [...it.slice(0, I.razao), razao] as Item : it)
+    // Kept items name the company as the new publication does (the feed shows its razão social);
+    // a departure keeps the month before's, as a comparison names it from the record that left.
+    const kept = (it: Item): Item => (companyNew && it[I.tipo] !== SAIU && it[I.razao] !== razao ? [...it.slice(0, I.razao), razao] as Item : it)
     for (const it of own) if (!changed.has(it[I.cnpj])) this.keep(kept(it))
     this.root(raiz, { ...r, estabs, empresa: r.empresa && { antes: companyBefore && joined(companyBefore), depois: r.empresa.depois }, socios, repAntes })
   }

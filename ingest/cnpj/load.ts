@@ -431,7 +431,9 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
         releaseResults(true)
         // The history: this month compared with the build in use, through both months' DuckDB tables.
-        const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet })
+        const loaded = new Map(sources.map((s) => [basename(s.path), s.sha256!]))
+        loaded.set(basename(municipiosPath), municipios.sha256)
+        const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet, loaded })
         lap('historico')
 
         return {

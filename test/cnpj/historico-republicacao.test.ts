@@ -7,6 +7,8 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { copyFileSync, cpSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
+import { listEntries, readEntry } from '../../ingest/lib/zip'
+import { writeZip } from '../../ingest/lib/zip-write'
 import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
 import { copyFixtures, EARLIER_FIXTURES, FIXTURES } from './helpers'
@@ -60,6 +62,24 @@ const julyData = () =>
     return dataDir
   })())
 
+/** August with one company's row edited (fields as published: latin-1, ';', every field quoted). */
+async function withCompanyEdit(root: string, edit: (fields: string[]) => string[]): Promise<string> {
+  const edited = tempDir('dadosbr-editado-')
+  for (let i = 0; i < 10; i++) {
+    const path = join(FIXTURES, `Empresas${i}.zip`)
+    const [entry] = await listEntries(path)
+    const parts: Uint8Array[] = []
+    for await (const chunk of readEntry(path, entry!)) parts.push(chunk)
+    const lines = Buffer.concat(parts).toString('latin1').replace(/\n$/, '').split('\n')
+    const at = lines.findIndex((l) => l.startsWith(`"${root}"`))
+    if (at < 0) continue
+    lines[at] = edit([...lines[at]!.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!)).map((f) => `"${f}"`).join(';')
+    await writeZip(join(edited, `Empresas${i}.zip`), entry!.name, Buffer.from(lines.join('\n') + '\n', 'latin1'))
+    return copyFixtures(edited)
+  }
+  throw new Error(`raiz ${root} não está nas empresas da amostra`)
+}
+
 /** A fresh data directory with July and then `sources` as August, loaded in order. */
 async function history(...sources: string[]): Promise<string> {
   const dataDir = tempDir('dadosbr-historico-')
@@ -105,6 +125,9 @@ describe('a month published again with other content', () => {
       ['agosto, depois estabelecimentos de julho', FIXTURES, mix(/^Estabelecimentos\d\.zip$/)],
       // The companies back to July's (legal names, capital, size), the rest August's.
       ['agosto, depois empresas de julho', FIXTURES, mix(/^Empresas\d\.zip$/)],
+      // A new legal name for the company whose third branch left in August: the departure keeps
+      // the name of the month before, the other changes show the new one.
+      ['agosto, depois a razão social da ALFA', FIXTURES, await withCompanyEdit('90111222', (f) => [f[0]!, 'CONSTRUTORA FICTICIA ALFA RENOMEADA LTDA', ...f.slice(2)])],
     ]
     for (const [name, first, second] of cases) {
       const direct = await history(second)
@@ -157,8 +180,8 @@ describe('a month published again with other content', () => {
       await Bun.sleep(1100) // build folders are named to the second
       const again = await cli()
       expect(again.code).toBe(0)
-      expect(again.out).toContain('a Receita publicou 2026-08 de novo (')
-      expect(again.out).toContain('construindo de novo, com as mudanças do mês refeitas contra o mês anterior')
+      expect(again.out).toContain(`os zips de 2026-08 diferem dos que a base em uso carregou (${changed[0]} `)
+      expect(again.out).toContain('): construindo de novo')
       expect(again.out).toMatch(/mudanças desde 2026-07 \(refeitas: a publicação nova mudou \d+ raízes\)/)
       // The zips published again are downloaded (here every zip: the build in use was made from a
       // folder, so this data dir's downloads folder was empty).

@@ -700,15 +700,11 @@ class ItemBuilder {
     // publication's, its company items undone, or, with none of its establishments in the first
     // publication, a departure's record.
     let companyBefore: Registro | null = null
-    if (!beforeEstabs.length) companyBefore = null
-    else if (companyFirst) {
+    if (beforeEstabs.length && companyFirst) {
       const record = [...EMPTY_ESTABLISHMENT, ...companyFirst]
       undoEstablishments(new Map([[raiz, record]]), company)
       companyBefore = record.slice(ESTABLISHMENT_COUNT)
-    } else {
-      const gone = own.find((it) => it[I.tipo] === SAIU && it[I.antes])
-      if (gone) companyBefore = gone[I.antes]!.slice(ESTABLISHMENT_COUNT)
-    }
+    } else if (beforeEstabs.length) companyBefore = own.find((it) => it[I.tipo] === SAIU && it[I.antes])?.[I.antes]!.slice(ESTABLISHMENT_COUNT) ?? null
     const estabs = r.estabs.map((e) => {
       const records = new Map<string, Registro | null>([[e.cnpj, e.antes === null ? null : [...fields(e.antes), ...(companyFirst ?? EMPTY_COMPANY)]]])
       undoEstablishments(records, own.filter((it) => it[I.cnpj] === e.cnpj))

@@ -13,7 +13,7 @@ import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
 import { copyFixtures, EARLIER_FIXTURES, FIXTURES } from './helpers'
 
-setDefaultTimeout(120_000)
+setDefaultTimeout(300_000)
 
 const quiet = { quiet: true, log: () => {} }
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')

@@ -207,8 +207,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       const rotulosAntes = await readRotulos(conn, 'antes')
       // A build made before the history: its month becomes the first one held.
       if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
-      const left = new Set<string>()
-      for (const m of plan.held) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
+      const left = departures(dir, plan.held)
       const sink = await ItemSink.open(await instance.connect())
       try {
         const { steps, roots: _, ...month } = await compareMonths(conn, sink, { ...o, tmp, rotulos, left })
@@ -258,14 +257,13 @@ async function rebuildRepublished(conn: DuckDBConnection, instance: DuckDBInstan
   try {
     await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
     // CNPJs that left in the months before this one (this month's own departures are made again).
-    const left = new Set<string>()
-    for (const m of plan.held) if (m !== plan.month) for (const cnpj of monthExtra<string[]>(join(dir, historyFile(m)), 'saidas')) left.add(cnpj)
+    const left = departures(dir, plan.held.filter((m) => m !== plan.month))
     const { steps, roots, ...items } = await compareMonths(conn, sink, { ...o, tmp, rotulos, left, republished: month })
     // The link to the file of the build in use goes: the new file is written in its place.
     rmSync(join(dir, historyFile(plan.month)))
     const meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
       referencia: plan.month, referencia_anterior: first.referencia_anterior, lacuna: first.lacuna,
-      rotulos, rotulosAnterior: monthRotulos(held, ROTULOS_ANTERIOR), ...items,
+      rotulos, rotulosAnterior: monthValue<RotulosJson>(held, 'rotulos', ROTULOS_ANTERIOR), ...items,
     })
     steps.lap('arquivo')
     return { meta, steps: { cpu: steps.cpu, seconds: steps.seconds }, roots }
@@ -283,16 +281,6 @@ function sameFiles(build: string, loaded: Map<string, string>): boolean {
   return before.size === loaded.size && [...loaded].every(([name, sha]) => before.get(name) === sha)
 }
 
-/** The code tables a month file keeps (ROTULOS_MES, ROTULOS_ANTERIOR). */
-function monthRotulos(path: string, which: number): RotulosJson | null {
-  const db = new Database(path, { readonly: true })
-  try {
-    const row = db.query('SELECT dados FROM rotulos WHERE chave = ?').get(which) as { dados: Uint8Array } | null
-    return row ? decodeJson<RotulosJson>(row.dados) : null
-  } finally {
-    db.close()
-  }
-}
 
 /** The meta of a month file. */
 export function monthMeta(path: string): HistoryMeta {
@@ -304,15 +292,22 @@ export function monthMeta(path: string): HistoryMeta {
   }
 }
 
-/** One `extra` value of a month file. */
-function monthExtra<T>(path: string, key: string): T {
+/** One value of a month file's `extra` (saidas, municipios) or `rotulos` (ROTULOS_MES, ROTULOS_ANTERIOR) table; null when absent. */
+function monthValue<T>(path: string, table: 'extra' | 'rotulos', key: string | number): T | null {
   const db = new Database(path, { readonly: true })
   try {
-    const row = db.query('SELECT dados FROM extra WHERE chave = ?').get(key) as { dados: Uint8Array } | null
-    return decodeJson<T>(row!.dados)
+    const row = db.query(`SELECT dados FROM ${table} WHERE chave = ?`).get(key) as { dados: Uint8Array } | null
+    return row ? decodeJson<T>(row.dados) : null
   } finally {
     db.close()
   }
+}
+
+/** CNPJs that left the registry in these months held: back in the dump, they are voltou_ao_cadastro. */
+const departures = (dir: string, months: string[]) =>
+  new Set(months.flatMap((m) => monthValue<string[]>(join(dir, historyFile(m)), 'extra', 'saidas') ?? fail(`o histórico de ${m} não tem a lista de saídas; restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)))
+const fail = (message: string): never => {
+  throw new BuildError(message)
 }
 
 // ---- the comparison ----
@@ -706,10 +701,8 @@ class ItemBuilder {
       companyBefore = record.slice(ESTABLISHMENT_COUNT)
     } else if (beforeEstabs.length) companyBefore = own.find((it) => it[I.tipo] === SAIU && it[I.antes])?.[I.antes]!.slice(ESTABLISHMENT_COUNT) ?? null
     const estabs = r.estabs.map((e) => {
-      const records = new Map<string, Registro | null>([[e.cnpj, e.antes === null ? null : [...fields(e.antes), ...(companyFirst ?? EMPTY_COMPANY)]]])
-      undoEstablishments(records, own.filter((it) => it[I.cnpj] === e.cnpj))
-      const before = records.get(e.cnpj)
-      return { cnpj: e.cnpj, antes: before ? joined(before.slice(0, ESTABLISHMENT_COUNT)) : null, depois: e.depois }
+      const then = before.get(e.cnpj)
+      return { cnpj: e.cnpj, antes: then ? joined(then.slice(0, ESTABLISHMENT_COUNT)) : null, depois: e.depois }
     })
     const list = r.socios?.antes ? r.socios.antes.split(PARTNER_SEPARATOR).map(fields) : []
     undoPartners(list, partners)

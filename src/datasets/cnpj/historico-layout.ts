@@ -289,7 +289,10 @@ export function encodeFeedBlock(keys: number[], lines: string[]): Uint8Array {
 
 export interface FeedBlock {
   keys: Float64Array
-  lines: string[]
+  /** The items' JSON lines, as UTF-8 joined by newlines: a line is decoded only when its item is asked. */
+  text: Uint8Array
+  /** Where each line starts in `text` (and, last, its end), found on the block's first line asked. */
+  starts?: Uint32Array
   /** The items parsed so far (the reader fills it on use). */
   items?: Item[]
 }
@@ -306,8 +309,22 @@ export function decodeFeedBlock(blob: Uint8Array): FeedBlock {
     keys.fill(k, at, at + n)
     at += n
   }
-  const lines = count ? decoder.decode(raw.subarray(8 + runs * 10)).split('\n') : []
-  return { keys, lines }
+  return { keys, text: raw.subarray(8 + runs * 10) }
+}
+
+/**
+ * The JSON line of a block's slot. A block read for one item (a CNPJ's history: its items sit in
+ * as many blocks) decodes that line only: decoding the whole block's text was as costly as its zstd.
+ */
+export function feedLine(block: FeedBlock, slot: number): string {
+  let starts = block.starts
+  if (!starts) {
+    starts = block.starts = new Uint32Array(block.keys.length + 1)
+    const text = block.text
+    for (let k = 1, at = 0; k < block.keys.length; k++) starts[k] = at = text.indexOf(10, at) + 1
+    starts[block.keys.length] = text.length + 1
+  }
+  return decoder.decode(block.text.subarray(starts[slot]!, starts[slot + 1]! - 1))
 }
 
 /** A CNAE block: count, then key2 of each entry (Float64), then its feed position (Uint32). */

@@ -14,7 +14,7 @@ import { ApiError } from '../../core/errors'
 import { checkSqliteFile } from '../../core/stores/file-check'
 import { openImmutable } from '../../core/stores/sqlite'
 import {
-  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT, historyFile,
+  CNAE_BLOCK, decodeCnaeBlock, decodeFeedBlock, decodeFloats, decodeJson, decodeRootBlock, FEED_BLOCK, feedLine, HISTORY_DIR, HISTORY_FILE, HISTORY_FORMAT, historyFile,
   INDEX_CNAE, INDEX_FEED, itemOf, ROTULO_IBGE, ROTULOS_ANTERIOR, ROTULOS_MES, type CnaeBlock, type FeedBlock, type HistoryMeta, type Item, type RootBlock, type RotulosJson,
 } from './historico-layout'
 import { municipiosIbge, type CardView } from './card-json'
@@ -217,8 +217,8 @@ export class HistoryMonth {
     const block = this.feedBlock(Math.floor(position / FEED_BLOCK))
     const slot = position % FEED_BLOCK
     // Parsed once per decoded block: a hot page's items are read again and again.
-    block.items ??= new Array(block.lines.length)
-    return (block.items[slot] ??= this.read('item do fluxo', () => itemOf(block.lines[slot]!, block.keys[slot]!)))
+    block.items ??= new Array(block.keys.length)
+    return (block.items[slot] ??= this.read('item do fluxo', () => itemOf(feedLine(block, slot), block.keys[slot]!)))
   }
 
   /** The feed position of a CNAE-ordering position. */

@@ -10,7 +10,7 @@
 import { DuckDBInstance } from '@duckdb/node-api'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { alone, haveWrk, machineLoad, opt, startServer, timed, treeRss, withBareBun, wrk, type WrkResult } from './lib'
+import { alone, haveWrk, machineLoad, opt, startWarmServer, timed, treeRss, withBareBun, wrk, type WrkResult } from './lib'
 
 const data = resolve(opt('--data', '/tmp/dadosbr-bench/data-1000000'))
 const only = new Set(opt('--so', 'empresa,lote,filtros,consultar').split(','))
@@ -53,26 +53,10 @@ const take = (() => {
   }
 })()
 
-/**
- * The server as shipped, measured once its prewarm has read what fits (its log says each file read,
- * the one read in part, or that there was no memory for it): before that, a never-asked CNPJ is
- * read from disk.
- */
+/** The server as shipped, once its prewarm has read what fits (bench/lib.ts). */
 async function server() {
-  const warm: string[] = []
-  let warmed: () => void = () => {}
-  const prewarm = new Promise<void>((done) => (warmed = done))
-  const s = await startServer({
-    data,
-    args: ['--pre-leitura', '1'],
-    ...(cli ? { cli: resolve(cli) } : {}),
-    onLine: (line) => {
-      if (line.includes('cache de páginas') || line.includes('sem memória')) warm.push(line.replace(/^\S+ \w+ /, ''))
-      if (line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))) warmed()
-    },
-  })
-  await Promise.race([prewarm, s.exited])
-  console.log(`servidor: ${s.processes} processos, pronto em ${fmt(s.startSeconds)} s${cli ? ` (${cli})` : ''}; pré-leitura: ${warm.join('; ')}`)
+  const s = await startWarmServer(data, cli ? resolve(cli) : undefined)
+  console.log(`servidor: ${s.processes} processos, pronto em ${fmt(s.startSeconds)} s${cli ? ` (${cli})` : ''}; pré-leitura: ${s.warm.join('; ')}`)
   return s
 }
 

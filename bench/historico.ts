@@ -4,16 +4,22 @@
 // extrapolated to the national registry), then /historico, /mudancas (filters and pages of every
 // kind) and the card ?referencia= under wrk, beside a bare Bun server in the same run.
 // `bun bench/historico.ts [--companies 1000000,10000000] [--meses 2] [--work DIR] [--reuse] [--conexoes 16] [--segundos 10]`
+// `bun bench/historico.ts --data DIR [--pre-leitura 1]`: the routes only, on a data folder already
+// built with two months or more (a national one made by hand where the disk cannot hold the bench's
+// own synthetic months beside two builds); with --pre-leitura 1, the server as shipped, measured
+// once its prewarm has read what fits.
 // With --meses 3 or more, each month after the second is compared through the fingerprints the one
 // before kept (the monthly steady state); the routes ask the oldest month held (?referencia=) and
 // the newest month's feed.
 import { DuckDBInstance } from '@duckdb/node-api'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { haveWrk, machineLoad, opt, benchArgs as args, startServer, treeCpu, treeRss, withBareBun, wrk, synthDone } from './lib'
+import { haveWrk, machineLoad, opt, benchArgs as args, startServer, startWarmServer, treeCpu, treeRss, withBareBun, wrk, synthDone } from './lib'
 import { synthMonth } from '../ingest/cnpj/synth'
 
-const sizes = opt('--companies', '1000000').split(',').map(Number)
+const given = opt('--data', '')
+const sizes = given ? [0] : opt('--companies', '1000000').split(',').map(Number)
+const warmServer = opt('--pre-leitura', '0') === '1'
 const work = resolve(opt('--work', '/tmp/dadosbr-bench'))
 const reuse = args.includes('--reuse')
 const monthCount = Math.max(2, Number(opt('--meses', '2')))
@@ -45,18 +51,19 @@ async function run(cmd: string[]) {
 }
 
 for (const companies of sizes) {
-  console.log(`\n== histórico, ${companies.toLocaleString('en')} empresas (${machineLoad()}) ==`)
-  const months = Array.from({ length: monthCount }, (_, k) => synthMonth(k))
+  const data = given ? resolve(given) : join(work, `hist-data-${companies}`)
+  const current = join(data, 'cnpj', 'current')
+  // A folder given: its months are the ones its history holds.
+  const months = given ? readdirSync(join(current, 'historico')).map((f) => f.replace(/\.sqlite$/, '')).sort() : Array.from({ length: monthCount }, (_, k) => synthMonth(k))
   const [oldest, newest] = [months[0]!, months.at(-1)!]
+  console.log(`\n== histórico, ${given ? `${data} (${months.join(', ')})` : `${companies.toLocaleString('en')} empresas`} (${machineLoad()}) ==`)
   const src = months.map((_, k) => join(work, `hist-syn-${companies}-${k}`))
-  const data = join(work, `hist-data-${companies}`)
-  for (const [k, dir] of src.entries())
+  for (const [k, dir] of given ? [] : src.entries())
     if (!synthDone(dir)) {
       const s = await run([bun, CLI, 'synth', 'cnpj', '--saida', dir, '--empresas', String(companies), '--mes', String(k), '--quiet'])
       console.log(`synth mês ${k}: ${fmt(s.seconds)} s`)
     }
-  const current = join(data, 'cnpj', 'current')
-  const done = reuse && existsSync(join(current, 'historico', `${newest}.sqlite`))
+  const done = given || (reuse && existsSync(join(current, 'historico', `${newest}.sqlite`)))
   if (!done) {
     rmSync(data, { recursive: true, force: true })
     for (const [k, month] of months.entries()) {
@@ -100,15 +107,18 @@ for (const companies of sizes) {
   const db = await DuckDBInstance.create(join(current, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
   const c = await db.connect()
   // Random CNPJs of the month before the newest (its build is kept beside the current one).
-  const previous = readdirSync(join(data, 'cnpj')).find((d) => d.startsWith(`${months.at(-2)}_`))
-  await c.run(`ATTACH '${join(data, 'cnpj', previous!, 'cnpj.duckdb')}' AS anterior (READ_ONLY)`)
-  const random = (await c.runAndReadAll('SELECT cnpj FROM anterior.estabelecimentos USING SAMPLE 20000 ROWS')).getRows().map((r) => String(r[0]))
+  const previous = readdirSync(join(data, 'cnpj')).find((d) => d.startsWith(`${months.at(-2)}_`) && existsSync(join(data, 'cnpj', d, 'cnpj.duckdb')))
+  // Without it (a folder given whose month before was dropped), the month in use's.
+  if (previous) await c.run(`ATTACH '${join(data, 'cnpj', previous, 'cnpj.duckdb')}' AS anterior (READ_ONLY)`)
+  else console.log(`(sem a base de ${months.at(-2)}: CNPJs sorteados da base em uso)`)
+  const random = (await c.runAndReadAll(`SELECT cnpj FROM ${previous ? 'anterior.' : ''}estabelecimentos USING SAMPLE 20000 ROWS`)).getRows().map((r) => String(r[0]))
   const municipios = (await c.runAndReadAll("SELECT municipio, count(*) n FROM estabelecimentos WHERE uf = 'SP' GROUP BY 1 ORDER BY 2 DESC LIMIT 3")).getRows().map((r) => String(r[0]))
   const cnaes = (await c.runAndReadAll('SELECT cnae_principal, count(*) n FROM estabelecimentos GROUP BY 1 ORDER BY 2 DESC LIMIT 3')).getRows().map((r) => String(r[0]))
   c.closeSync()
   db.closeSync()
 
-  const server = await startServer({ data, args: ['--pre-leitura', '0'] })
+  const server = warmServer ? await startWarmServer(data) : { ...(await startServer({ data, args: ['--pre-leitura', '0'] })), warm: [] as string[] }
+  if (warmServer) console.log(`pré-leitura: ${server.warm.join('; ')} (${machineLoad()})`)
   try {
     const base = server.base
     const get = async (path: string) => (await fetch(base + path)).json() as Promise<any>
@@ -121,7 +131,17 @@ for (const companies of sizes) {
     }
     const fill = (xs: string[]) => Array.from({ length: 15000 }, (_, k) => xs[k % xs.length]!)
     const changed = fill([...seen.keys()])
-    const changedThen = fill([...seen].filter(([, then]) => then).map(([c]) => c))
+    // A CNPJ opened this month whose opening fell outside the pages read (only its partners' items
+    // were seen) was not in the month before: asked as of then, a right 404. Each is asked once here.
+    const candidates = [...seen].filter(([, then]) => then).map(([c]) => c)
+    const inOldest: string[] = []
+    for (const c of candidates) {
+      if (inOldest.length >= 10000) break
+      const r = await fetch(`${base}/v1/cnpj/empresa/${c}?referencia=${oldest}`)
+      await r.arrayBuffer()
+      if (r.status === 200) inOldest.push(c)
+    }
+    const changedThen = fill(inOldest)
     const filters: [string, string][] = [
       ['sem filtro', ''],
       ['tipo', 'tipo=endereco'],
@@ -141,7 +161,7 @@ for (const companies of sizes) {
     const loads: [string, string[]][] = [
       [`/historico, CNPJs com mudanças`, changed.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
       [`/historico, CNPJs sorteados`, random.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}/historico`)],
-      [`/empresa?referencia=${oldest} (${monthCount - 1} meses desfeitos), CNPJs com mudanças`, changedThen.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}?referencia=${oldest}`)],
+      [`/empresa?referencia=${oldest} (${months.length - 1} meses desfeitos), CNPJs com mudanças`, changedThen.slice(0, 5000).map((x) => `/v1/cnpj/empresa/${x}?referencia=${oldest}`)],
       [`/empresa?referencia=${oldest}, CNPJs sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}?referencia=${oldest}`)],
       [`/completo?referencia=${oldest}, CNPJs com mudanças`, changedThen.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}/completo?referencia=${oldest}`)],
       [`/empresa (sem referencia), os mesmos sorteados`, random.slice(5000, 10000).map((x) => `/v1/cnpj/empresa/${x}`)],
@@ -164,5 +184,5 @@ for (const companies of sizes) {
   } finally {
     await server.stop()
   }
-  if (!reuse) console.log(`(dados em ${data}; --reuse mede de novo sem construir)`)
+  if (!reuse && !given) console.log(`(dados em ${data}; --reuse mede de novo sem construir)`)
 }

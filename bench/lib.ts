@@ -261,6 +261,28 @@ export type Server = {
   stop(): Promise<void>
 }
 
+/**
+ * The server as shipped (--pre-leitura 1), resolved once its prewarm has read what fits: its log
+ * says each file read, the one read in part, or that there was no memory for it. Before that, a
+ * never-asked CNPJ is read from disk. `warm`: those log lines.
+ */
+export async function startWarmServer(data: string, cli?: string): Promise<Server & { warm: string[] }> {
+  const warm: string[] = []
+  let warmed: () => void = () => {}
+  const prewarm = new Promise<void>((done) => (warmed = done))
+  const s = await startServer({
+    data,
+    args: ['--pre-leitura', '1'],
+    ...(cli ? { cli } : {}),
+    onLine: (line) => {
+      if (line.includes('cache de páginas') || line.includes('sem memória')) warm.push(line.replace(/^\S+ \w+ /, ''))
+      if (line.includes('sem memória') || line.includes('lido em parte') || (line.includes('cnpj.duckdb') && line.includes('cache de páginas'))) warmed()
+    },
+  })
+  await Promise.race([prewarm, s.exited])
+  return { ...s, warm }
+}
+
 /** Whether `p` settles within `ms` (the timer cleared after, so a pending one does not keep the bench alive). */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: Timer | undefined

@@ -48,8 +48,8 @@ interface Row {
   resultadoJson?: string | Uint8Array
   erro?: { codigo: string; mensagem: string }
   repete_linha?: number
-  /** The answer as CSV text: its cells, in the base's `columns` order, joined (--saida x.csv). */
-  celulas?: string
+  /** The answer as CSV text: its cells, in the base's `columns` order, joined (--saida x.csv); bytes from a helper process. */
+  celulas?: string | Uint8Array
   /** Whether the answer is still to come (a valid CNPJ). */
   pergunta?: boolean
 }
@@ -186,9 +186,11 @@ function jsonlRow(r: Row): string | Uint8Array[] {
   return typeof resultadoJson === 'string' ? `${head},"resultado":${resultadoJson}}\n` : [Buffer.from(`${head},"resultado":`), resultadoJson, Buffer.from('}\n')]
 }
 
-function csvRow(d: CsvDialect, noCells: string, r: Row): string {
+function csvRow(d: CsvDialect, noCells: string, r: Row): string | Uint8Array[] {
   const lead = [String(r.linha), r.entrada, d.cell('cnpj', r.cnpj ?? ''), String(r.encontrado), r.erro?.codigo ?? '', r.erro?.mensagem ?? '', r.repete_linha ? String(r.repete_linha) : '']
-  return `${lead.map((v) => csvField(v, d.separator)).join(d.separator)}${d.separator}${r.celulas ?? noCells}${d.newline}`
+  const start = `${lead.map((v) => csvField(v, d.separator)).join(d.separator)}${d.separator}`
+  const cells = r.celulas ?? noCells
+  return typeof cells === 'string' ? `${start}${cells}${d.newline}` : [Buffer.from(start), cells, Buffer.from(d.newline)]
 }
 
 /** Lines (the header included) Excel opens from a CSV: the rows of a sheet. */
@@ -304,7 +306,7 @@ export async function consultar(argv: string[]): Promise<number> {
         row.encontrado = a.encontrado
         if (a.erro) row.erro = a.erro
         if (a.texto !== undefined) {
-          if (dialect) row.celulas = a.texto as string
+          if (dialect) row.celulas = a.texto
           else row.resultadoJson = a.texto
         }
         delete row.pergunta

@@ -28,7 +28,7 @@ const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 
 const c = await db.connect()
 const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRows()
 // Every request takes CNPJs never asked before: /empresa twice with --pausar-damon (2 x 250 000), the
-// lote's 300 alone and three wrk runs (3 x 200 000), a little over 1.1 M; with fewer, the last lotes
+// lote's 300 alone and four wrk runs (4 x 200 000), a little over 1.3 M; with fewer, the last lotes
 // were empty and answered 400.
 const cnpjs = (await rows('SELECT cnpj FROM estabelecimentos USING SAMPLE 1500000')).map((r) => String(r[0]))
 const top = async (sql: string) => String((await rows(sql))[0]![0])
@@ -100,9 +100,10 @@ if (only.has('lote')) {
     const one = await alone(s.base, Array.from({ length: 300 }, lote))
     console.log(`1 cliente, 300 pedidos: p50 ${fmt(one.p50)} ms, p99 ${fmt(one.p99)} ms, máx. ${fmt(one.max)} ms, resposta ${(one.bytes / 1e3).toFixed(0)} kB`)
     // One connection per serving process is the concurrency the goals (p99 and CNPJs/s) are read
-    // at together: past it, requests wait in a process's queue and the p99 is that wait.
+    // at together: past it, requests wait in a process's queue and the p99 is that wait. One more
+    // connection than processes: where a process's idle gaps between requests fill before the queue grows.
     if (haveWrk())
-      for (const connections of [...new Set([s.processes, 4, 16])]) {
+      for (const connections of [...new Set([s.processes, s.processes + 1, 4, 16])]) {
         const r = await wrk(s.base, Array.from({ length: 2000 }, lote), { connections, seconds })
         line(`wrk ${connections} conexões`, r)
         console.log(`  = ${(r.rps * 100).toLocaleString('pt-BR')} CNPJs/s (${machineLoad()})`)

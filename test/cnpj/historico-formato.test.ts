@@ -2,6 +2,8 @@
 // feed key holds comes back whole, odd values included; the blocks decode to what was encoded; the
 // SQL that orders the CNAE ordering computes the same key as the reader.
 import { expect, test } from 'bun:test'
+import { RootFilter } from '../../src/datasets/cnpj/historico-store'
+import { seededRandom } from '../../ingest/lib/random'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { key2Sql } from '../../ingest/cnpj/history-file'
 import {
@@ -49,4 +51,19 @@ test("the writer's SQL for the CNAE ordering's key is the reader's", async () =>
 test('months held are named in runs', () => {
   expect(monthRanges(['2025-11', '2025-12', '2026-01', '2026-03', '2026-05', '2026-06'])).toBe('2025-11 a 2026-01, 2026-03, 2026-05 a 2026-06')
   expect(monthRanges([])).toBe('')
+})
+
+test('the root filter holds every root added, alphanumeric ones (keys past 2^32) included, and turns away ~99 % of the others', () => {
+  const next = seededRandom(11)
+  const key = () => Math.floor(next() * 36 ** 8)
+  const added = Array.from({ length: 50_000 }, key)
+  const filter = new RootFilter(added.length)
+  for (const k of added) filter.add(k)
+  expect(added.every((k) => filter.has(k))).toBe(true)
+  const held = new Set(added)
+  const others = Array.from({ length: 100_000 }, key).filter((k) => !held.has(k))
+  const passed = others.filter((k) => filter.has(k)).length / others.length
+  expect(passed).toBeLessThan(0.03)
+  // 10 bits a root, rounded up to a power of two.
+  expect(filter.bytes).toBe(2 ** 19 / 8)
 })

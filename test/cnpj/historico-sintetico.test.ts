@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { CHURN, synthCnpj, synthMonth } from '../../ingest/cnpj/synth'
 import { CAMPOS, CNAE_BLOCK, FEED_BLOCK, nivelOf, ROOT_BLOCK } from '../../src/datasets/cnpj/historico-layout'
+import { BlockCache, HistoryMonth, HistoryStore } from '../../src/datasets/cnpj/historico-store'
+import { rootKey } from '../../src/datasets/cnpj/layout'
 import { seededRandom } from '../../ingest/lib/random'
 import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
@@ -131,5 +133,52 @@ describe('each CNPJ', () => {
         expect(`${cnpj}${route} ${past.status}`).toBe(`${cnpj}${route} ${own.status}`)
         expect(past.body).toEqual(own.body)
       }
+  })
+})
+
+describe("a month's root filter", () => {
+  test('every root with changes passes it; the items of any root are the same with it as reading every root block; it spares the blocks of most roots without changes', async () => {
+    const dir = join(both, 'cnpj', 'current')
+    const store = new HistoryStore(dir, synthMonth(1))
+    try {
+      expect(await store.rootFilters).toBe(1)
+      const month = store.month(synthMonth(1))!
+      // The same file read without a filter.
+      const plain = new HistoryMonth(join(dir, 'historico', `${synthMonth(1)}.sqlite`), new BlockCache(), 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }))
+      try {
+        const roots = [...new Set(feed.map((i) => i.cnpj.slice(0, 8)))]
+        expect(roots.length).toBeGreaterThan(3 * ROOT_BLOCK)
+        for (const root of roots) {
+          const items = month.itemsOfRoot(rootKey(root))
+          expect(items.length).toBeGreaterThan(0)
+          expect(items).toEqual(plain.itemsOfRoot(rootKey(root)))
+        }
+        // Roots of the registry that did not change: no items either way, and the filter turns away all but ~1 %.
+        const db = await DuckDBInstance.create(join(dir, 'cnpj.duckdb'), { access_mode: 'READ_ONLY' })
+        const c = await db.connect()
+        const changedRoots = new Set(roots)
+        const unchanged = (await c.runAndReadAll('SELECT DISTINCT left(cnpj, 8) FROM estabelecimentos')).getRows().map((r) => String(r[0])).filter((r) => !changedRoots.has(r))
+        c.closeSync()
+        db.closeSync()
+        expect(unchanged.length).toBeGreaterThan(10_000)
+        let passed = 0
+        for (const root of unchanged) {
+          expect(month.itemsOfRoot(rootKey(root))).toEqual([])
+          expect(plain.itemsOfRoot(rootKey(root))).toEqual([])
+          if ((month as unknown as { filter: { has(k: number): boolean } }).filter.has(rootKey(root))) passed++
+        }
+        expect(passed / unchanged.length).toBeLessThan(0.03)
+      } finally {
+        plain.close()
+      }
+    } finally {
+      store.close()
+    }
+  })
+
+  test('a store closed while its filters are built stops building them', async () => {
+    const store = new HistoryStore(join(both, 'cnpj', 'current'), synthMonth(1))
+    store.close()
+    expect(await store.rootFilters).toBe(0)
   })
 })

@@ -31,6 +31,9 @@ test('blocks decode to what was encoded', () => {
   expect([...feed.keys]).toEqual(keys)
   // Each line alone, in any order (the first asked finds where every line starts).
   expect([...ITEMS.keys()].reverse().map((k) => feedLine(feed, k))).toEqual(ITEMS.map(storedLine).reverse())
+  // A block cut short (fewer lines than keys) is an error, never another slot's line.
+  const cut = decodeFeedBlock(encodeFeedBlock(keys, [storedLine(ITEMS[0]!)]))
+  expect(() => feedLine(cut, ITEMS.length - 1)).toThrow('menos linhas que itens')
   const cnae = decodeCnaeBlock(encodeCnaeBlock([1, 2, 2 ** 47], [7, 0, 4_000_000]))
   expect([[...cnae.keys], [...cnae.positions]]).toEqual([[1, 2, 2 ** 47], [7, 0, 4_000_000]])
   const roots = decodeRootBlock(encodeRootBlock([5, 36 ** 8 - 1], [[1, 2, 3], [9]]))

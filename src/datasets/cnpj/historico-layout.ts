@@ -319,10 +319,16 @@ export function decodeFeedBlock(blob: Uint8Array): FeedBlock {
 export function feedLine(block: FeedBlock, slot: number): string {
   let starts = block.starts
   if (!starts) {
-    starts = block.starts = new Uint32Array(block.keys.length + 1)
+    starts = new Uint32Array(block.keys.length + 1)
     const text = block.text
-    for (let k = 1, at = 0; k < block.keys.length; k++) starts[k] = at = text.indexOf(10, at) + 1
+    for (let k = 1, at = 0; k < block.keys.length; k++) {
+      at = text.indexOf(10, at) + 1
+      // A block cut short (its zstd frame has no checksum): the read's damage, not another slot's line.
+      if (at === 0) throw new Error('bloco do fluxo com menos linhas que itens')
+      starts[k] = at
+    }
     starts[block.keys.length] = text.length + 1
+    block.starts = starts
   }
   return decoder.decode(block.text.subarray(starts[slot]!, starts[slot + 1]! - 1))
 }

@@ -174,6 +174,7 @@ export class HistoryMonth {
   private views: (CardView | null)[] = []
   /** The month's changed roots, once built (buildRootFilter); until then every root's block is read. */
   private filter: RootFilter | null = null
+  private filterBuild?: Promise<boolean>
   private closed = false
 
   /** This month's blocks in its store's cache: its place * 2^44 + kind * 2^42 + block (a root block's key, below 36^8 < 2^42). */
@@ -185,6 +186,8 @@ export class HistoryMonth {
     place: number,
     /** Told of a read that failed: the store keeps it for the health and says what to do. */
     private readonly onDamage: (month: string, reason: string) => HistoryDamage,
+    /** Build the month's RootFilter on its first root asked (a server's months; not a one-off reader's). */
+    private readonly filterOnUse = false,
   ) {
     this.cacheBase = place * 2 ** 44
     checkSqliteFile(path)
@@ -305,7 +308,10 @@ export class HistoryMonth {
 
   /** Every item of a root in this month, in feed order: its root block (the last whose first root is at most it), then its items' blocks. */
   itemsOfRoot(rootKey: number): Item[] {
-    if (this.filter && !this.filter.has(rootKey)) return []
+    if (this.filter) {
+      if (!this.filter.has(rootKey)) return []
+    } else if (this.filterOnUse && this.meta.referencia_anterior !== null) void this.rootFilter()
+
     const firsts = this.firsts()
     // The last block whose first root is at most rootKey (root keys are integers).
     const a = lowerBound(firsts, rootKey + 1)
@@ -317,11 +323,19 @@ export class HistoryMonth {
 
   /**
    * Builds the month's RootFilter from its root blocks, FILTER_SLICE blocks a turn, yielding to
-   * the requests between (a national month: ~17 k blocks, ~0.3 s of CPU). Resolves true once it is
+   * the requests between (a national month: ~17 k blocks, ~0.3 s of CPU). Started by the month's
+   * first root asked: a process that never reads the history (consultar's helpers, the Parquet
+   * export) builds none. Resolves true once it is
    * in use; false when the month closed first, or a block did not read (the filter is then left
    * out: a request that reaches that block meets the damage and answers 503 as before).
    */
-  async buildRootFilter(): Promise<boolean> {
+  /** The month's RootFilter, built once (started on the first root asked, or here). */
+  rootFilter(): Promise<boolean> {
+    return (this.filterBuild ??= this.buildRootFilter())
+  }
+
+  /** (`slice`: blocks a turn; tests make it small.) */
+  async buildRootFilter(slice = FILTER_SLICE): Promise<boolean> {
     // Never inside the store's constructor: the month opens, and its filter follows.
     await new Promise((r) => setImmediate(r))
     let firsts: Float64Array
@@ -332,11 +346,11 @@ export class HistoryMonth {
       return false
     }
     const filter = new RootFilter(firsts.length * ROOT_BLOCK)
-    for (let k = 0; k < firsts.length; k += FILTER_SLICE) {
+    for (let k = 0; k < firsts.length; k += slice) {
       if (k) await new Promise((r) => setImmediate(r))
       if (this.closed) return false
       try {
-        for (let j = k; j < Math.min(k + FILTER_SLICE, firsts.length); j++) {
+        for (let j = k; j < Math.min(k + slice, firsts.length); j++) {
           // Read straight, not through the block cache: a whole month's blocks would push out the hot ones.
           const block = decodeRootBlock(this.blob(this.rootBlockStmt, firsts[j]!, 'bloco'))
           for (const root of block.roots) filter.add(root)
@@ -377,7 +391,7 @@ export class HistoryStore {
     }
     for (const f of files) {
       try {
-        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, onDamage))
+        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, onDamage, true))
       } catch (err) {
         const reason = `${f}: ${err instanceof Error ? err.message.replace(`${join(dir, f)}: `, '') : String(err)}`
         this.damage ??=
@@ -401,17 +415,14 @@ export class HistoryStore {
     const newest = this.months.at(-1)
     if (!this.damage && referencia !== null && newest && newest.referencia !== referencia)
       this.damage = { kind: 'dano', reason: `o histórico termina em ${newest.referencia}, mas a base é de ${referencia} (o arquivo ${historyFile(referencia)} sumiu)`, fix: historyFix([], null) }
-    // The first month held was compared with nothing: it has no items, and no filter to build.
-    const compared = this.damage ? [] : this.months.filter((m) => m.meta.referencia_anterior !== null)
-    this.rootFilters = (async () => {
-      let built = 0
-      for (const m of compared) if (await m.buildRootFilter()) built++
-      return built
-    })()
   }
 
-  /** Resolves, with how many months got one, once every month's RootFilter is built (one month after another, in the background). */
-  readonly rootFilters: Promise<number>
+  /** Builds every compared month's RootFilter now (each is otherwise started by its first root asked); resolves with how many were built. */
+  async rootFilters(): Promise<number> {
+    // The first month held was compared with nothing: it has no items, and no filter to build.
+    const built = await Promise.all(this.months.filter((m) => m.meta.referencia_anterior !== null).map((m) => m.rootFilter()))
+    return built.filter(Boolean).length
+  }
 
   /** What the health reports: the history's damage found at open, or the last read that failed. */
   get fault(): string | null {

@@ -183,6 +183,27 @@ describe("a month's root filter", () => {
     }
   })
 
+  test('the root blocks kept decoded, within a budget shared by the months, give the same items; closing gives the budget back', async () => {
+    const path = join(both, 'cnpj', 'current', 'historico', `${synthMonth(1)}.sqlite`)
+    const budget = { bytes: 6_000 }
+    const month = new HistoryMonth(path, new BlockCache(), 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }), true, budget)
+    const plain = new HistoryMonth(path, new BlockCache(), 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }))
+    try {
+      expect(await month.rootFilter()).toBe(true)
+      const kept = (month as unknown as { rootBlocks: Map<number, unknown> }).rootBlocks
+      // Some blocks kept, not all (a block is a few kB decoded here), and the budget spent by what was kept.
+      expect(kept.size).toBeGreaterThan(0)
+      expect(kept.size).toBeLessThan(((month as unknown as { rootFirsts: Float64Array }).rootFirsts).length)
+      expect(budget.bytes).toBeGreaterThanOrEqual(0)
+      expect(budget.bytes).toBeLessThan(6_000)
+      for (const root of new Set(feed.map((i) => i.cnpj.slice(0, 8)))) expect(month.itemsOfRoot(rootKey(root))).toEqual(plain.itemsOfRoot(rootKey(root)))
+    } finally {
+      month.close()
+      plain.close()
+    }
+    expect(budget.bytes).toBe(6_000)
+  })
+
   test('a month closed while its filter is built stops building it, and that is no damage', async () => {
     const store = new HistoryStore(join(both, 'cnpj', 'current'), synthMonth(1))
     const month = store.month(synthMonth(1))!

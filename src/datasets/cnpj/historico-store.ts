@@ -94,6 +94,12 @@ export class RootFilter {
   }
 }
 
+/**
+ * Decoded root blocks a serving process keeps (~41 MB a national month: about two months). A
+ * changed root's answer then reads no root block; the others go through the block cache.
+ */
+const KEPT_ROOT_BYTES = 96 * 1024 * 1024
+
 /** Root blocks read per turn of the event loop while a month's filter is built (~3 ms). */
 const FILTER_SLICE = 200
 
@@ -175,6 +181,8 @@ export class HistoryMonth {
   /** The month's changed roots, once built (buildRootFilter); until then every root's block is read. */
   private filter: RootFilter | null = null
   private filterBuild?: Promise<boolean>
+  /** The root blocks decoded while the filter was built, kept while the store's budget allows (KEPT_ROOT_BYTES). */
+  private rootBlocks?: Map<number, RootBlock>
   private closed = false
 
   /** This month's blocks in its store's cache: its place * 2^44 + kind * 2^42 + block (a root block's key, below 36^8 < 2^42). */
@@ -188,6 +196,8 @@ export class HistoryMonth {
     private readonly onDamage: (month: string, reason: string) => HistoryDamage,
     /** Build the month's RootFilter on its first root asked (a server's months; not a one-off reader's). */
     private readonly filterOnUse = false,
+    /** Bytes of decoded root blocks the store may still keep, shared by its months. */
+    private readonly keep: { bytes: number } = { bytes: 0 },
   ) {
     this.cacheBase = place * 2 ** 44
     checkSqliteFile(path)
@@ -303,6 +313,8 @@ export class HistoryMonth {
   }
 
   private rootBlock(chave: number): RootBlock {
+    const kept = this.rootBlocks?.get(chave)
+    if (kept) return kept
     return this.cache.get(this.cacheBase + 2 * 2 ** 42 + chave, () => this.read('bloco de raízes', () => decodeRootBlock(this.blob(this.rootBlockStmt, chave, 'bloco'))))
   }
 
@@ -346,26 +358,43 @@ export class HistoryMonth {
       return false
     }
     const filter = new RootFilter(firsts.length * ROOT_BLOCK)
+    const kept = new Map<number, RootBlock>()
+    let keptBytes = 0
+    // The bytes taken from the store's budget go back when the filter is given up.
+    const giveUp = () => {
+      this.keep.bytes += keptBytes
+      return false
+    }
     for (let k = 0; k < firsts.length; k += slice) {
       if (k) await new Promise((r) => setImmediate(r))
-      if (this.closed) return false
+      if (this.closed) return giveUp()
       try {
         for (let j = k; j < Math.min(k + slice, firsts.length); j++) {
           // Read straight, not through the block cache: a whole month's blocks would push out the hot ones.
           const block = decodeRootBlock(this.blob(this.rootBlockStmt, firsts[j]!, 'bloco'))
           for (const root of block.roots) filter.add(root)
+          // Kept decoded while the budget lasts: a changed root's answer then skips its block's SQLite read and zstd.
+          const size = block.roots.buffer.byteLength
+          if (this.keep.bytes >= size) {
+            kept.set(firsts[j]!, block)
+            keptBytes += size
+            this.keep.bytes -= size
+          }
         }
       } catch {
-        return false
+        return giveUp()
       }
     }
-    if (this.closed) return false
+    if (this.closed) return giveUp()
+    this.rootBlocks = kept
     this.filter = filter
     return true
   }
 
   close() {
     this.closed = true
+    if (this.rootBlocks) this.keep.bytes += [...this.rootBlocks.values()].reduce((n, b) => n + b.roots.buffer.byteLength, 0)
+    this.rootBlocks = undefined
     for (const s of [this.feedStmt, this.cnaeStmt, this.rootBlockStmt]) s.finalize()
     this.db.close()
   }
@@ -374,6 +403,8 @@ export class HistoryMonth {
 /** A build's history: its months, oldest first. */
 export class HistoryStore {
   private readonly cache = new BlockCache()
+  /** Decoded root blocks its months may keep (KEPT_ROOT_BYTES), newest month first when built by rootFilters(). */
+  private readonly keep = { bytes: KEPT_ROOT_BYTES }
   readonly months: HistoryMonth[] = []
   /** Why the history cannot answer (a month file that did not open, a hole in the chain, another layout), or null. */
   readonly damage: HistoryDamage | null = null
@@ -391,7 +422,7 @@ export class HistoryStore {
     }
     for (const f of files) {
       try {
-        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, onDamage, true))
+        this.months.push(new HistoryMonth(join(dir, f), this.cache, this.months.length, onDamage, true, this.keep))
       } catch (err) {
         const reason = `${f}: ${err instanceof Error ? err.message.replace(`${join(dir, f)}: `, '') : String(err)}`
         this.damage ??=
@@ -420,8 +451,10 @@ export class HistoryStore {
   /** Builds every compared month's RootFilter now (each is otherwise started by its first root asked); resolves with how many were built. */
   async rootFilters(): Promise<number> {
     // The first month held was compared with nothing: it has no items, and no filter to build.
-    const built = await Promise.all(this.months.filter((m) => m.meta.referencia_anterior !== null).map((m) => m.rootFilter()))
-    return built.filter(Boolean).length
+    // Newest first, one after another: the newest months are read by every history answer, so they get the kept blocks.
+    let built = 0
+    for (const m of [...this.months].reverse()) if (m.meta.referencia_anterior !== null && (await m.rootFilter())) built++
+    return built
   }
 
   /** What the health reports: the history's damage found at open, or the last read that failed. */

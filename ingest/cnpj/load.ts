@@ -372,20 +372,23 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
 
         await conn.run(`SET threads = ${plan.duckdbThreads}`)
         await splitPartitions(conn, work)
-        // The month's fingerprints, for its comparison with the month before (now or next month):
-        // made here, with its tables in memory and in the page cache (history.ts).
-        await writeFingerprints(conn, String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]), work)
-        // The served file is complete. The cards are built from the Parquet partitions by a fresh
-        // in-memory DuckDB, so the memory the load held goes back to the system before the children
-        // start (lowering memory_limit evicts buffers but keeps the allocator's memory).
+        // The served file is complete.
         await conn.run('CHECKPOINT')
+        lap('particoes')
+        // The month's fingerprints, for its comparison with the month before (now or next month):
+        // made here, with its tables in memory and in the page cache (history.ts). Timed apart: with
+        // the comparison (`historico`), what the history adds to a monthly ingest.
+        await writeFingerprints(conn, String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]), work)
+        lap('impressoes')
+        // The cards are built from the Parquet partitions by a fresh in-memory DuckDB, so the memory
+        // the load held goes back to the system before the children start (lowering memory_limit
+        // evicts buffers but keeps the allocator's memory).
         conn.closeSync()
         instance.closeSync()
         instance = undefined
         // The closed instance's memory is freed when its JavaScript objects are collected: before the
         // children start, not while they run (a national build, without this, peaked at 8.9 GB summed).
         releaseResults(true)
-        lap('particoes')
 
         // The card store and the two name indexes are built at once from the Parquet partitions: the
         // cards here, each index in a child process (its own DuckDB and its own JS thread: all three

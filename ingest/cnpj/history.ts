@@ -281,7 +281,6 @@ function sameFiles(build: string, loaded: Map<string, string>): boolean {
   return before.size === loaded.size && [...loaded].every(([name, sha]) => before.get(name) === sha)
 }
 
-
 /** The meta of a month file. */
 export function monthMeta(path: string): HistoryMeta {
   const db = new Database(path, { readonly: true })
@@ -304,10 +303,14 @@ function monthValue<T>(path: string, table: 'extra' | 'rotulos', key: string | n
 }
 
 /** CNPJs that left the registry in these months held: back in the dump, they are voltou_ao_cadastro. */
-const departures = (dir: string, months: string[]) =>
-  new Set(months.flatMap((m) => monthValue<string[]>(join(dir, historyFile(m)), 'extra', 'saidas') ?? fail(`o histórico de ${m} não tem a lista de saídas; restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)))
-const fail = (message: string): never => {
-  throw new BuildError(message)
+function departures(dir: string, months: string[]): Set<string> {
+  return new Set(
+    months.flatMap((m) => {
+      const saidas = monthValue<string[]>(join(dir, historyFile(m)), 'extra', 'saidas')
+      if (!saidas) throw new BuildError(`o histórico de ${m} não tem a lista de saídas; restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)
+      return saidas
+    }),
+  )
 }
 
 // ---- the comparison ----

@@ -186,7 +186,8 @@ describe("a month's root filter", () => {
   test('the root blocks kept decoded, within a budget shared by the months, give the same items; closing gives the budget back', async () => {
     const path = join(both, 'cnpj', 'current', 'historico', `${synthMonth(1)}.sqlite`)
     const budget = { bytes: 6_000 }
-    const month = new HistoryMonth(path, new BlockCache(), 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }), true, budget)
+    const monthCache = new BlockCache()
+    const month = new HistoryMonth(path, monthCache, 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }), true, budget)
     const plain = new HistoryMonth(path, new BlockCache(), 0, (_m, reason) => ({ kind: 'dano', reason, fix: '' }))
     try {
       expect(await month.rootFilter()).toBe(true)
@@ -196,7 +197,26 @@ describe("a month's root filter", () => {
       expect(kept.size).toBeLessThan(((month as unknown as { rootFirsts: Float64Array }).rootFirsts).length)
       expect(budget.bytes).toBeGreaterThanOrEqual(0)
       expect(budget.bytes).toBeLessThan(6_000)
-      for (const root of new Set(feed.map((i) => i.cnpj.slice(0, 8)))) expect(month.itemsOfRoot(rootKey(root))).toEqual(plain.itemsOfRoot(rootKey(root)))
+      const firsts = (month as unknown as { rootFirsts: Float64Array }).rootFirsts
+      // A root's block: the last whose first root is at most it.
+      const blockOf = (key: number) => firsts.filter((f) => f <= key).at(-1)!
+      // Root blocks the month asks of its block cache (their keys: 2 * 2^42 + the block's first root, month place 0).
+      const get = BlockCache.prototype.get
+      const asked: number[] = []
+      BlockCache.prototype.get = function (this: BlockCache, key: number, load: () => never) {
+        if (this === monthCache && key >= 2 * 2 ** 42) asked.push(key - 2 * 2 ** 42)
+        return get.call(this, key, load)
+      } as typeof get
+      const roots = [...new Set(feed.map((i) => i.cnpj.slice(0, 8)))].map(rootKey)
+      try {
+        for (const key of roots) expect(month.itemsOfRoot(key)).toEqual(plain.itemsOfRoot(key))
+      } finally {
+        BlockCache.prototype.get = get
+      }
+      // The month read the blocks it did not keep, and none of those it kept.
+      const notKept = new Set(roots.map(blockOf).filter((b) => !kept.has(b)))
+      expect(notKept.size).toBeGreaterThan(0)
+      expect(new Set(asked)).toEqual(notKept)
     } finally {
       month.close()
       plain.close()

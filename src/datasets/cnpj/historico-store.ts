@@ -181,8 +181,9 @@ export class HistoryMonth {
   /** The month's changed roots, once built (buildRootFilter); until then every root's block is read. */
   private filter: RootFilter | null = null
   private filterBuild?: Promise<boolean>
-  /** The root blocks decoded while the filter was built, kept while the store's budget allows (KEPT_ROOT_BYTES). */
+  /** The root blocks decoded while the filter was built, kept while the store's budget allows (KEPT_ROOT_BYTES), and their bytes. */
   private rootBlocks?: Map<number, RootBlock>
+  private keptBytes = 0
   private closed = false
 
   /** This month's blocks in its store's cache: its place * 2^44 + kind * 2^42 + block (a root block's key, below 36^8 < 2^42). */
@@ -323,7 +324,6 @@ export class HistoryMonth {
     if (this.filter) {
       if (!this.filter.has(rootKey)) return []
     } else if (this.filterOnUse && this.meta.referencia_anterior !== null) void this.rootFilter()
-
     const firsts = this.firsts()
     // The last block whose first root is at most rootKey (root keys are integers).
     const a = lowerBound(firsts, rootKey + 1)
@@ -334,19 +334,20 @@ export class HistoryMonth {
   }
 
   /**
-   * Builds the month's RootFilter from its root blocks, FILTER_SLICE blocks a turn, yielding to
-   * the requests between (a national month: ~17 k blocks, ~0.3 s of CPU). Started by the month's
-   * first root asked: a process that never reads the history (consultar's helpers, the Parquet
-   * export) builds none. Resolves true once it is
-   * in use; false when the month closed first, or a block did not read (the filter is then left
-   * out: a request that reaches that block meets the damage and answers 503 as before).
+   * The month's RootFilter, built once: started by the month's first root asked (a serving process
+   * starts all at open), so a process that never reads the history (consultar's helpers, the
+   * Parquet export) builds none.
    */
-  /** The month's RootFilter, built once (started on the first root asked, or here). */
   rootFilter(): Promise<boolean> {
     return (this.filterBuild ??= this.buildRootFilter())
   }
 
-  /** (`slice`: blocks a turn; tests make it small.) */
+  /**
+   * Builds the month's RootFilter from its root blocks, `slice` blocks a turn, yielding to the
+   * requests between (a national month: ~17 k blocks, ~0.3 s of CPU). Resolves true once it is in
+   * use; false when the month closed first, or a block did not read (the filter is then left out:
+   * a request that reaches that block meets the damage and answers 503 as before).
+   */
   async buildRootFilter(slice = FILTER_SLICE): Promise<boolean> {
     // Never inside the store's constructor: the month opens, and its filter follows.
     await new Promise((r) => setImmediate(r))
@@ -387,13 +388,15 @@ export class HistoryMonth {
     }
     if (this.closed) return giveUp()
     this.rootBlocks = kept
+    this.keptBytes = keptBytes
     this.filter = filter
     return true
   }
 
   close() {
     this.closed = true
-    if (this.rootBlocks) this.keep.bytes += [...this.rootBlocks.values()].reduce((n, b) => n + b.roots.buffer.byteLength, 0)
+    this.keep.bytes += this.keptBytes
+    this.keptBytes = 0
     this.rootBlocks = undefined
     for (const s of [this.feedStmt, this.cnaeStmt, this.rootBlockStmt]) s.finalize()
     this.db.close()

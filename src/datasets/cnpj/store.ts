@@ -107,7 +107,7 @@ function searchIndexPart(search: Database): number | undefined {
   return (search.query("SELECT valor FROM filtro_meta WHERE chave = 'inicio_bytes'").get() as { valor: number } | null)?.valor
 }
 
-/** Most of the history's month files read by the prewarm (a national month is ~190 MB: five of them). */
+/** At most this many bytes of the history's month files read by the prewarm (a national month is ~190 MB: five of them). */
 const HISTORY_PREWARM_BYTES = 1e9
 
 /**

@@ -389,6 +389,15 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         // The closed instance's memory is freed when its JavaScript objects are collected: before the
         // children start, not while they run (a national build, without this, peaked at 8.9 GB summed).
         releaseResults(true)
+        // The history: this month compared with the build in use, through both months' DuckDB tables.
+        // Before the cards and indexes, not after: the new month's file was written minutes ago and is
+        // still in the page cache, while the card and index phase reads and writes tens of GB and
+        // evicts it (nationally the comparison then read both months back from disk).
+        const loaded = new Map(sources.map((s) => [basename(s.path), s.sha256!]))
+        loaded.set(basename(municipiosPath), municipios.sha256)
+        const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet, loaded })
+        lap('historico')
+        releaseResults(true)
 
         // The card store and the two name indexes are built at once from the Parquet partitions: the
         // cards here, each index in a child process (its own DuckDB and its own JS thread: all three
@@ -433,11 +442,6 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         instance = undefined
         await rm(join(work, 'duckdb.tmp'), { recursive: true, force: true })
         releaseResults(true)
-        // The history: this month compared with the build in use, through both months' DuckDB tables.
-        const loaded = new Map(sources.map((s) => [basename(s.path), s.sha256!]))
-        loaded.set(basename(municipiosPath), municipios.sha256)
-        const historico = await buildHistory({ plan: historyPlan, work, memoryLimit: HISTORY_MEMORY, threads: plan.duckdbThreads, quiet: options.quiet, loaded })
-        lap('historico')
 
         return {
           base: 'RFB/CNPJ',

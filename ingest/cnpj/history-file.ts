@@ -118,26 +118,40 @@ export async function writeMonthFile(path: string, month: MonthFile): Promise<Hi
     const firstKeys: number[] = []
     const firstKeys2: number[] = []
     if (conn) {
-      // Each item's place in the feed, once.
-      await conn.run(`CREATE TABLE fluxo AS SELECT (row_number() OVER (ORDER BY ${FEED_ORDER}) - 1)::UINTEGER AS pos, chave, linha, raiz FROM itens`)
-      await conn.run('DROP TABLE itens')
-      // The feed: FEED_BLOCK items a block.
+      // The feed: FEED_BLOCK items a block, in feed order; an item's place in it is its row number
+      // here. The lines are sorted once, streamed into the blocks; what the two other orderings
+      // need (place, key1, root) goes to a narrow table. Numbering the rows in SQL first (a window)
+      // sorted and stored the lines twice.
+      await conn.run('CREATE TABLE fluxo (pos UINTEGER, chave DOUBLE, raiz DOUBLE)')
+      const places = await conn.createAppender('fluxo')
       let keys: number[] = []
       let lines: string[] = []
       let block = 0
+      let pos = 0
       const flushFeed = () => {
         firstKeys.push(keys[0]!)
         putFeed.run(block++, encodeFeedBlock(keys, lines))
         keys = []
         lines = []
       }
-      for await (const rows of chunks(conn, 'SELECT chave, linha FROM fluxo ORDER BY pos'))
-        for (const [k, line] of rows) {
-          keys.push(Number(k))
-          lines.push(String(line))
-          if (keys.length === FEED_BLOCK) flushFeed()
-        }
+      try {
+        for await (const rows of chunks(conn, `SELECT chave, linha, raiz FROM itens ORDER BY ${FEED_ORDER}`))
+          for (const [k, line, r] of rows) {
+            const key = Number(k)
+            places.appendUInteger(pos++)
+            places.appendDouble(key)
+            places.appendDouble(Number(r))
+            places.endRow()
+            keys.push(key)
+            lines.push(String(line))
+            if (keys.length === FEED_BLOCK) flushFeed()
+          }
+        places.flushSync()
+      } finally {
+        places.closeSync()
+      }
       if (keys.length) flushFeed()
+      await conn.run('DROP TABLE itens')
       releaseResults()
       // The CNAE ordering: feed positions by (key2, position); within one CNAE it keeps the feed's order.
       let positions: number[] = []

@@ -54,12 +54,6 @@ const BATCH = 256
  * at 1.1 M establishments: card query 3.4-4.3 → 2.2-2.3 s; the split itself no slower).
  */
 export const ESTABLISHMENT_CARD_SQL = joined(ESTABLISHMENT_FIELDS.map((f) => FICHA_SQL[f]))
-/**
- * The establishment's card fields as typed values (FICHA_SQL without its text casts): what the
- * history hashes to find, in one pass over a month, the establishments whose card part changed
- * (equal typed values make equal text).
- */
-export const ESTABLISHMENT_VALUES_SQL = ESTABLISHMENT_FIELDS.map((f) => FICHA_SQL[f].replace(/::VARCHAR$/, ''))
 /** The company's part of a card (its fields and its Simples row's, over m and si), as the card store joins it after `ficha`. */
 export const COMPANY_CARD_SQL = joined(FICHA.slice(ESTABLISHMENT_FIELDS.length).map((f) => FICHA_SQL[f]))
 /** A partner's record (SOCIO fields over s), as the card store writes it. */

@@ -28,7 +28,7 @@ import { readManifest, type SnapshotManifest } from '../../src/core/stores/snaps
 import { progress } from '../lib/progress'
 import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
-import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, ESTABLISHMENT_VALUES_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
+import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
 import { ItemSink, writeMonthFile } from './history-file'
 import { partitionRelation, partitionSelect } from './partitions'
 
@@ -330,45 +330,63 @@ const KINDS = Object.keys(DETAIL) as Kind[]
 const columnsOf = (kind: Kind) => partitionSelect(kind).split(', ').filter((c) => c !== 'cnpj_basico')
 
 /**
- * One hash per row (per root for the partners, a sum: the same multiset of rows, the same sum),
- * over the values the cards show. Comparing these over every row of both months is cheap; the
- * card strings are built only for the roots whose hashes differ. A company or Simples row is hashed
- * as it is (a root listed twice compares its rows pairwise, and differing duplicates count as a
- * change): grouping them by root cost 2.2 CPU-s a table at 10 M companies, a sixth of the hashing.
+ * Where a month's fingerprints are made from: its DuckDB tables (catalog `db`: a build that did not
+ * keep them, hashed at the comparison), or the ingest's Parquet split of the month (`partsDir`),
+ * which holds the same columns (partitionSelect), the establishment's card part already joined
+ * (`ficha`), and is split by the same root partition. Both give the same hashes (a test holds them to it).
  */
-const FINGERPRINT: Record<Kind, (db: string) => string> = {
-  estabelecimentos: (db) => `SELECT cnpj, cnpj_basico, hash(${ESTABLISHMENT_VALUES_SQL.join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.estabelecimentos`,
-  empresas: (db) => `SELECT cnpj_basico, hash(${columnsOf('empresas').join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.empresas`,
-  simples: (db) => `SELECT cnpj_basico, hash(${columnsOf('simples').join(', ')}) AS h, ${partitionSql('cnpj_basico')} AS part FROM ${db}.simples`,
-  socios: (db) => `SELECT cnpj_basico, sum(hash(${columnsOf('socios').join(', ')})) AS h, any_value(${partitionSql('cnpj_basico')}) AS part FROM ${db}.socios GROUP BY cnpj_basico`,
+export type FingerprintSource = { db: string } | { partsDir: string }
+
+/**
+ * One hash per row (per root for the partners, a sum: the same multiset of rows, the same sum),
+ * over the values the cards show: for an establishment its card part, `ficha`. Comparing these
+ * over every row of both months is cheap; the card strings are built only for the roots whose
+ * hashes differ. A company or Simples row is hashed as it is (a root listed twice compares its
+ * rows pairwise, and differing duplicates count as a change): grouping them by root cost 2.2 CPU-s
+ * a table at 10 M companies, a sixth of the hashing.
+ */
+const FINGERPRINT: Record<Kind, (from: string, part: string) => string> = {
+  estabelecimentos: (from, part) => `SELECT cnpj, cnpj_basico, hash(ficha) AS h, ${part} AS part FROM ${from}`,
+  empresas: (from, part) => `SELECT cnpj_basico, hash(${columnsOf('empresas').join(', ')}) AS h, ${part} AS part FROM ${from}`,
+  simples: (from, part) => `SELECT cnpj_basico, hash(${columnsOf('simples').join(', ')}) AS h, ${part} AS part FROM ${from}`,
+  socios: (from, part) => `SELECT cnpj_basico, sum(hash(${columnsOf('socios').join(', ')})) AS h, any_value(${part}) AS part FROM ${from} GROUP BY cnpj_basico`,
+}
+
+/** The fingerprints of one table, with each row's root partition (`part`), from `source`. */
+function fingerprintSql(kind: Kind, source: FingerprintSource): string {
+  if ('db' in source) return FINGERPRINT[kind](`(SELECT ${partitionSelect(kind)} FROM ${source.db}.${kind})`, partitionSql('cnpj_basico'))
+  return FINGERPRINT[kind](`read_parquet(${sqlString(join(source.partsDir, kind, '*', '*.parquet'))}, hive_partitioning = true)`, 'part')
 }
 
 /**
  * Where a build keeps its month's fingerprints (FINGERPRINT, by root partition), for the next
  * month's comparison: hashing both months was half of the comparison's CPU (47.7 of 94.2 s at 10 M
- * companies); kept, each month is hashed once. ~2.5 GB for a national month (the hashes do not
+ * companies); kept, each month is hashed once. ~3 GB for a national month (the hashes do not
  * compress), beside the build's ~35 GB. The version names the SQL that made them: fingerprints of
  * another version (a card field added, say) are not compared, the old month is hashed again.
  */
 export const FINGERPRINT_DIR = 'impressoes'
 const FINGERPRINT_VERSION_FILE = 'versao'
-const FINGERPRINT_VERSION = Bun.hash(KINDS.map((k) => FINGERPRINT[k]('x')).join('\n')).toString(36)
+const FINGERPRINT_VERSION = Bun.hash(KINDS.map((k) => fingerprintSql(k, { db: 'x' })).join('\n')).toString(36)
 
 /**
- * Writes a registry's fingerprints (FINGERPRINT, by root partition) into a build's FINGERPRINT_DIR,
- * from the tables of the catalog `db` on `conn`. The ingest calls it right after the partition
- * split, on the connection that loaded the month (its tables still in memory and in the page
- * cache): made at the comparison, after the card and index phase has read tens of GB, the same
- * hashes read the whole DuckDB file back from disk (15.6 of the comparison's 55 s at 10 M companies).
+ * Writes a registry's fingerprints (FINGERPRINT, by root partition) into a build's FINGERPRINT_DIR.
+ * The ingest makes them from its Parquet split, right after writing it (the files still in the page
+ * cache): from the DuckDB tables, on the connection that had loaded them, a national month took
+ * 109 s (182 s of CPU), computing every establishment's 23 card values again where the split had
+ * joined them into `ficha`.
  */
-export async function writeFingerprints(conn: DuckDBConnection, db: string, buildDir: string): Promise<void> {
+export async function writeFingerprints(conn: DuckDBConnection, source: FingerprintSource, buildDir: string): Promise<void> {
   const dir = join(buildDir, FINGERPRINT_DIR)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   // Each partition's rows are written out every FLUSH_ROWS (the default, ~0.5 M rows, held most of 2 GB at 10 M companies).
   await conn.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`)
-  for (const kind of KINDS)
-    await conn.run(`COPY (${FINGERPRINT[kind](db)}) TO ${sqlString(join(dir, kind))} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  for (const kind of KINDS) {
+    // A table a partial build (--parcial) did not load has no split: no file, as a table with no rows writes none.
+    if ('partsDir' in source && !new Bun.Glob('*/*.parquet').scanSync(join(source.partsDir, kind)).next().value) continue
+    await conn.run(`COPY (${fingerprintSql(kind, source)}) TO ${sqlString(join(dir, kind))} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  }
   writeFileSync(join(dir, FINGERPRINT_VERSION_FILE), FINGERPRINT_VERSION)
 }
 
@@ -482,7 +500,7 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
       continue
     }
     const into = side === 'antes' ? join(o_.tmp, 'hash') : o_.work
-    await writeFingerprints(conn, side, into)
+    await writeFingerprints(conn, { db: side }, into)
     fingerprints[side] = join(into, FINGERPRINT_DIR)
     // Apart: hashes made here are the ones a build did not keep; a monthly run of this version pays none.
     steps.lap(side === 'antes' ? 'impressoes_anterior' : 'impressoes')
@@ -491,7 +509,7 @@ async function compareMonths(conn: DuckDBConnection, sink: ItemSink, o_: Compare
   const hashed = (side: 'antes' | 'depois', p: number) => KINDS.some((kind) => partitionRelation(fingerprints[side], kind, p) !== null)
   for (let p = 0; p < PARTITIONS; p++) {
     if (!hashed('antes', p) && !hashed('depois', p)) continue
-    const fp = (side: 'antes' | 'depois', kind: Kind) => relation(fingerprints[side], kind, p, `SELECT * FROM (${FINGERPRINT[kind](side)})`)
+    const fp = (side: 'antes' | 'depois', kind: Kind) => relation(fingerprints[side], kind, p, `SELECT * FROM (${fingerprintSql(kind, { db: side })})`)
     const differ = (kind: Kind, key: string) =>
       `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${fp('antes', kind)} o FULL OUTER JOIN ${fp('depois', kind)} n ON o.${key} = n.${key} WHERE o.h IS DISTINCT FROM n.h`
     await conn.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)

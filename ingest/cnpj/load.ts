@@ -376,9 +376,9 @@ export async function buildCnpj(options: BuildOptions): Promise<Manifest> {
         await conn.run('CHECKPOINT')
         lap('particoes')
         // The month's fingerprints, for its comparison with the month before (now or next month):
-        // made here, with its tables in memory and in the page cache (history.ts). Timed apart: with
+        // made from the split just written, still in the page cache (history.ts). Timed apart: with
         // the comparison (`historico`), what the history adds to a monthly ingest.
-        await writeFingerprints(conn, String((await conn.runAndReadAll('SELECT current_database()')).getRows()[0]![0]), work)
+        await writeFingerprints(conn, { partsDir: join(work, PARTS_DIR) }, work)
         lap('impressoes')
         // The cards are built from the Parquet partitions by a fresh in-memory DuckDB, so the memory
         // the load held goes back to the system before the children start (lowering memory_limit

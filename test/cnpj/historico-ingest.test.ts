@@ -6,7 +6,8 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
-import { FINGERPRINT_DIR } from '../../ingest/cnpj/history'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { FINGERPRINT_DIR, writeFingerprints } from '../../ingest/cnpj/history'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
@@ -138,6 +139,31 @@ describe('months only forward', () => {
 })
 
 describe("the month's fingerprints", () => {
+  test('made by the ingest from its Parquet split, they are the ones a build without them gets from its DuckDB tables, row for row', async () => {
+    const data = tempDir('dadosbr-impressoes-')
+    await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, ...quiet })
+    const again = tempDir('dadosbr-impressoes-de-novo-')
+    const instance = await DuckDBInstance.create(':memory:')
+    const conn = await instance.connect()
+    try {
+      await conn.run(`ATTACH '${join(current(data), 'cnpj.duckdb')}' AS m (READ_ONLY)`)
+      await writeFingerprints(conn, { db: 'm' }, again)
+      const files = (dir: string, kind: string) => `read_parquet('${join(dir, FINGERPRINT_DIR, kind, '*', '*.parquet')}', hive_partitioning = true)`
+      for (const kind of ['estabelecimentos', 'empresas', 'simples', 'socios']) {
+        const [a, b] = [files(current(data), kind), files(again, kind)]
+        const [rows, onlyKept, onlyAgain] = (await conn.runAndReadAll(
+          `SELECT (SELECT count(*) FROM ${a}), (SELECT count(*) FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b})), (SELECT count(*) FROM (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a}))`,
+        )).getRows()[0] as bigint[]
+        expect(rows).toBeGreaterThan(0n)
+        expect([kind, onlyKept, onlyAgain]).toEqual([kind, 0n, 0n])
+      }
+      expect(readFileSync(join(again, FINGERPRINT_DIR, 'versao'), 'utf8')).toBe(readFileSync(join(current(data), FINGERPRINT_DIR, 'versao'), 'utf8'))
+    } finally {
+      conn.closeSync()
+      instance.closeSync()
+    }
+  })
+
   test("every build keeps its month's fingerprints, the first month's too; the next month compared with them finds what hashing the old month again finds", async () => {
     const first = tempDir('dadosbr-impressoes-')
     await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-07', dataDir: first, ...quiet })

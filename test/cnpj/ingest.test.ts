@@ -160,6 +160,15 @@ describe('build from a directory', () => {
     expect((await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: tmp('dadosbr-data-'), allowPartial: true, ...quiet })).linhas.estabelecimentos).toBe(11)
   })
 
+  test('--parcial without a whole table (no Simples zip): it builds, and the month keeps the fingerprints of the tables it has', async () => {
+    const src = copyFixtures()
+    rmSync(join(src, 'Simples.zip'))
+    const data = tmp('dadosbr-data-')
+    const manifest = await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
+    expect(manifest.linhas.simples).toBeUndefined()
+    expect(readdirSync(join(data, 'cnpj', 'current', 'impressoes')).sort()).toEqual(['empresas', 'estabelecimentos', 'socios', 'versao'])
+  })
+
   test('the bundled sample is a whole month with no malformed row: it builds without --parcial, and `make sample` prints nothing but its summary', async () => {
     const env = { ...process.env, UV_THREADPOOL_SIZE: '8' }
     const run = async (args: string[]) => {

@@ -5,7 +5,8 @@
 // The items wait in a DuckDB table (ItemSink) and come back sorted in chunks: a national month is
 // ~3.5 M items, and held in JavaScript (lines and keys) they and their sorting peaked at 3.1 GB
 // (measured on 3.5 M items); in DuckDB they stay under its memory limit and spill to disk beyond.
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api'
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { BuildError } from '../lib/snapshot'
 import { Database } from 'bun:sqlite'
 import { releaseResults } from '../lib/release-results'
 import {
@@ -21,14 +22,22 @@ const ITEMS_TABLE = `CREATE TABLE itens (chave DOUBLE, cnpj VARCHAR, campo INTEG
  */
 const FEED_ORDER = 'chave, cnpj, campo, linha'
 
-/** Collects a month's items into a DuckDB table, through an appender on a connection of its own. */
+/**
+ * Collects a month's items into a DuckDB table, through an appender on a connection of its own;
+ * `writer`, a second connection, appends the feed places while `conn` streams the sorted items
+ * (writeMonthFile). An appender on the streaming connection ends the stream when it flushes (every
+ * 100 chunks, 204 800 rows) and the stream then reads as finished: a national month file kept 204 800
+ * of its 3.9 M items.
+ */
 export class ItemSink {
   count = 0
-  private constructor(readonly conn: DuckDBConnection, private readonly appender: DuckDBAppender) {}
+  private constructor(readonly conn: DuckDBConnection, readonly writer: DuckDBConnection, private readonly appender: DuckDBAppender) {}
 
-  static async open(conn: DuckDBConnection): Promise<ItemSink> {
+  static async open(instance: DuckDBInstance): Promise<ItemSink> {
+    const conn = await instance.connect()
+    const writer = await instance.connect()
     await conn.run(ITEMS_TABLE)
-    return new ItemSink(conn, await conn.createAppender('itens'))
+    return new ItemSink(conn, writer, await conn.createAppender('itens'))
   }
 
   push(line: string, k1: number, cnpj: string, campo: number, root: number) {
@@ -60,6 +69,7 @@ export class ItemSink {
       }
     } finally {
       this.conn.closeSync()
+      this.writer.closeSync()
     }
   }
 }
@@ -123,7 +133,7 @@ export async function writeMonthFile(path: string, month: MonthFile): Promise<Hi
       // need (place, key1, root) goes to a narrow table. Numbering the rows in SQL first (a window)
       // sorted and stored the lines twice.
       await conn.run('CREATE TABLE fluxo (pos UINTEGER, chave DOUBLE, raiz DOUBLE)')
-      const places = await conn.createAppender('fluxo')
+      const places = await items!.writer.createAppender('fluxo')
       let keys: number[] = []
       let lines: string[] = []
       let block = 0
@@ -151,6 +161,8 @@ export async function writeMonthFile(path: string, month: MonthFile): Promise<Hi
         places.closeSync()
       }
       if (keys.length) flushFeed()
+      // A stream that ends early reads as finished: the file must hold every item counted.
+      if (pos !== items!.count) throw new BuildError(`o arquivo do histórico de ${month.referencia} saiu com ${pos} das ${items!.count} mudanças do mês; a base em uso foi mantida`)
       await conn.run('DROP TABLE itens')
       releaseResults()
       // The CNAE ordering: feed positions by (key2, position); within one CNAE it keeps the feed's order.

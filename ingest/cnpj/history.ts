@@ -208,7 +208,7 @@ export async function buildHistory(o: HistoryOptions): Promise<HistorySummary> {
       // A build made before the history: its month becomes the first one held.
       if (!plan.held.length) await empty(plan.currentMonth!, rotulosAntes)
       const left = departures(dir, plan.held)
-      const sink = await ItemSink.open(await instance.connect())
+      const sink = await ItemSink.open(instance)
       try {
         const { steps, roots: _, ...month } = await compareMonths(conn, sink, { ...o, tmp, rotulos, left })
         meta = await writeMonthFile(join(dir, historyFile(plan.month)), {
@@ -253,7 +253,7 @@ async function rebuildRepublished(conn: DuckDBConnection, instance: DuckDBInstan
   const month = new HistoryMonth(held, new BlockCache(), 0, (m, reason) => {
     throw new BuildError(`o histórico de ${m} não se lê (${reason}); restaure-o de um backup ou comece um histórico novo numa pasta de dados nova (--data)`)
   })
-  const sink = await ItemSink.open(await instance.connect())
+  const sink = await ItemSink.open(instance)
   try {
     await conn.run(`ATTACH ${sqlString(join(plan.current!, DUCKDB_FILE))} AS antes (READ_ONLY)`)
     // CNPJs that left in the months before this one (this month's own departures are made again).

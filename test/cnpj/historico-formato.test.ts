@@ -5,7 +5,11 @@ import { expect, test } from 'bun:test'
 import { RootFilter } from '../../src/datasets/cnpj/historico-store'
 import { seededRandom } from '../../ingest/lib/random'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { key2Sql } from '../../ingest/cnpj/history-file'
+import { ItemSink, key2Sql, writeMonthFile } from '../../ingest/cnpj/history-file'
+import { Database } from 'bun:sqlite'
+import { join } from 'node:path'
+import { rootKey } from '../../src/datasets/cnpj/layout'
+import { tempDir } from '../temp'
 import {
   decodeCnaeBlock, decodeFeedBlock, feedLine, decodeRootBlock, encodeCnaeBlock, encodeFeedBlock, encodeRootBlock, itemKey1, itemKey2, itemOf, key2OfKey1,
   monthRanges, storedLine, type Item,
@@ -69,4 +73,35 @@ test('the root filter holds every root added, alphanumeric ones (keys past 2^32)
   expect(passed).toBeLessThan(0.03)
   // 10 bits a root, rounded up to a power of two.
   expect(filter.bytes).toBe(2 ** 19 / 8)
+})
+
+test('a month file holds every item, past the 204 800 rows at which an appender on the streaming connection used to end the stream', async () => {
+  const instance = await DuckDBInstance.create(':memory:')
+  const sink = await ItemSink.open(instance)
+  const n = 210_000
+  const cnpjOf = (i: number) => `${String(10_000_000 + i)}000100`
+  const itemOf_ = (i: number): Item => [cnpjOf(i), 4, 5, ['RUA', `A ${i}`], ['RUA', `B ${i}`], 'SP', '7107', null, '4771701', 'X']
+  // Pushed out of order: the file sorts them (one key1, then CNPJ).
+  for (let i = n - 1; i >= 0; i--) {
+    const it = itemOf_(i)
+    sink.push(storedLine(it), itemKey1(it), it[0], it[2], rootKey(it[0].slice(0, 8)))
+  }
+  sink.close()
+  const path = join(tempDir('dadosbr-mes-'), '2026-10.sqlite')
+  try {
+    const meta = await writeMonthFile(path, { referencia: '2026-10', referencia_anterior: '2026-09', lacuna: false, rotulos: {}, rotulosAnterior: null, items: sink, saidas: [], municipios: {} })
+    expect(meta.itens).toBe(n)
+  } finally {
+    sink.dispose()
+    instance.closeSync()
+  }
+  const db = new Database(path, { readonly: true })
+  const feed = db.query('SELECT dados FROM fluxo ORDER BY chave').all() as { dados: Uint8Array }[]
+  expect(feed.length).toBe(Math.ceil(n / 32))
+  const last = decodeFeedBlock(feed.at(-1)!.dados)
+  expect(feedLine(last, last.keys.length - 1)).toBe(storedLine(itemOf_(n - 1)))
+  let positions = 0
+  for (const { dados } of db.query('SELECT dados FROM raiz').all() as { dados: Uint8Array }[]) positions += decodeRootBlock(dados).roots.length
+  expect(positions).toBe(n)
+  db.close()
 })

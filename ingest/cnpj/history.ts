@@ -30,6 +30,7 @@ import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
 import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
 import { ItemSink, writeMonthFile } from './history-file'
+import { onePerRoot } from './one-per-root'
 import { partitionRelation, partitionSelect } from './partitions'
 
 /** What the ingest of `month` does with the history, decided before anything is loaded. */
@@ -415,8 +416,6 @@ function relation(dir: string, kind: Kind, p: number, empty: string): string {
   return rel ? `(SELECT * FROM ${rel})` : `(${empty} LIMIT 0)`
 }
 
-const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
-
 /**
  * One partition pair's differences, as temp tables. Over every row only narrow joins run: the
  * establishments on the CNPJ (their card part, `ficha`, compared as one string), the company and
@@ -427,7 +426,7 @@ const one = (r: string) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${r})`
 async function differences(conn: DuckDBConnection, o: (kind: Kind) => string, n: (kind: Kind) => string) {
   await conn.run(`CREATE OR REPLACE TEMP TABLE de AS SELECT coalesce(o.cnpj, n.cnpj) AS cnpj, coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz, o.ficha AS antes, n.ficha AS depois
     FROM ${o('estabelecimentos')} o FULL OUTER JOIN ${n('estabelecimentos')} n ON o.cnpj = n.cnpj WHERE o.ficha IS DISTINCT FROM n.ficha`)
-  const rows = (kind: Kind) => `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${one(o(kind))} o FULL OUTER JOIN ${one(n(kind))} n ON o.cnpj_basico = n.cnpj_basico WHERE o IS DISTINCT FROM n`
+  const rows = (kind: Kind) => `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${onePerRoot(o(kind))} o FULL OUTER JOIN ${onePerRoot(n(kind))} n ON o.cnpj_basico = n.cnpj_basico WHERE o IS DISTINCT FROM n`
   await conn.run(`CREATE OR REPLACE TEMP TABLE dc AS ${rows('empresas')} UNION ${rows('simples')}`)
   await conn.run(`CREATE OR REPLACE TEMP TABLE ds AS SELECT DISTINCT cnpj_basico AS raiz FROM
     ((SELECT * FROM ${o('socios')} EXCEPT ALL SELECT * FROM ${n('socios')}) UNION ALL (SELECT * FROM ${n('socios')} EXCEPT ALL SELECT * FROM ${o('socios')}))`)
@@ -436,7 +435,7 @@ async function differences(conn: DuckDBConnection, o: (kind: Kind) => string, n:
 
 /** For each changed root of one month: its company part of the card and its headquarters (else first establishment). */
 const context = (side: (kind: Kind) => string) => {
-  const changed = (kind: Kind) => `(SELECT DISTINCT ON (cnpj_basico) * FROM ${side(kind)} WHERE cnpj_basico IN (SELECT raiz FROM raizes))`
+  const changed = (kind: Kind) => onePerRoot(`(SELECT * FROM ${side(kind)} WHERE cnpj_basico IN (SELECT raiz FROM raizes))`)
   return `(SELECT r.raiz, ${COMPANY_CARD_SQL} AS parte, rep.cnpj, rep.ficha FROM raizes r
     LEFT JOIN ${changed('empresas')} m ON m.cnpj_basico = r.raiz LEFT JOIN ${changed('simples')} si ON si.cnpj_basico = r.raiz
     LEFT JOIN (SELECT cnpj_basico, min_by(cnpj, k) AS cnpj, min_by(ficha, k) AS ficha FROM

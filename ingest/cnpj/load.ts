@@ -194,7 +194,7 @@ export function buildPlan(cores: number, threadPool: number): BuildPlan {
 }
 const MEMORY_LIMIT = '4GB'
 /**
- * DuckDB memory of the history's comparison, which runs alone after the cards (the issue's budget:
+ * DuckDB memory of the history's comparison, which runs alone before the cards (the issue's budget:
  * 2 GB for it). Measured at 10 M companies: 1GB and 512MB take the same time; the phase peaked at
  * 1.95 and 1.49 GB.
  */

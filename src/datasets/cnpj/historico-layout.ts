@@ -265,7 +265,15 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
 /** A feed block: item count and run count, the runs of key1 (Float64 key, Uint16 length: sorted keys repeat), then the items' JSON lines. */
-export function encodeFeedBlock(keys: number[], lines: string[]): Uint8Array {
+/** zstd level of the month file's blocks: written once, read on every request. */
+export const BLOCK_ZSTD_LEVEL = 9
+const compressBlock = (raw: Uint8Array) => Bun.zstdCompressSync(raw, { level: BLOCK_ZSTD_LEVEL })
+
+/** A feed block, compressed (decodeFeedBlock). */
+export const encodeFeedBlock = (keys: number[], lines: string[]): Uint8Array => compressBlock(feedBlockRaw(keys, lines))
+
+/** A feed block before compression: the month file compresses it off the main thread (ingest/cnpj/history-file.ts). */
+export function feedBlockRaw(keys: number[], lines: string[]): Uint8Array {
   const runKeys: number[] = []
   const runLengths: number[] = []
   for (const k of keys) {
@@ -284,7 +292,7 @@ export function encodeFeedBlock(keys: number[], lines: string[]): Uint8Array {
   runKeys.forEach((k, i) => view.setFloat64(8 + i * 8, k, true))
   runLengths.forEach((n, i) => view.setUint16(8 + runKeys.length * 8 + i * 2, n, true))
   raw.set(text, head)
-  return Bun.zstdCompressSync(raw, { level: 9 })
+  return raw
 }
 
 export interface FeedBlock {
@@ -334,12 +342,16 @@ export function feedLine(block: FeedBlock, slot: number): string {
 }
 
 /** A CNAE block: count, then key2 of each entry (Float64), then its feed position (Uint32). */
-export function encodeCnaeBlock(keys: number[], positions: number[]): Uint8Array {
+/** A CNAE block, compressed (decodeCnaeBlock). */
+export const encodeCnaeBlock = (keys: number[], positions: number[]): Uint8Array => compressBlock(cnaeBlockRaw(keys, positions))
+
+/** A CNAE block before compression. */
+export function cnaeBlockRaw(keys: number[], positions: number[]): Uint8Array {
   const raw = new Uint8Array(8 + keys.length * 12)
   new DataView(raw.buffer).setUint32(0, keys.length, true)
   new Float64Array(raw.buffer, 8, keys.length).set(keys)
   new Uint32Array(raw.buffer, 8 + keys.length * 8, keys.length).set(positions)
-  return Bun.zstdCompressSync(raw, { level: 9 })
+  return raw
 }
 
 export interface CnaeBlock {
@@ -364,7 +376,11 @@ export function decodeFloats(blob: Uint8Array): Float64Array {
   return new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength))
 }
 /** A root block: root count, the roots (rootKey, Float64), where each one's positions start (Uint32, count + 1), the feed positions (Uint32). */
-export function encodeRootBlock(roots: number[], positions: number[][]): Uint8Array {
+/** A root block, compressed (decodeRootBlock). */
+export const encodeRootBlock = (roots: number[], positions: number[][]): Uint8Array => compressBlock(rootBlockRaw(roots, positions))
+
+/** A root block before compression. */
+export function rootBlockRaw(roots: number[], positions: number[][]): Uint8Array {
   const total = positions.reduce((n, p) => n + p.length, 0)
   const raw = new Uint8Array(8 + roots.length * 8 + (roots.length + 1) * 4 + total * 4)
   const view = new DataView(raw.buffer)
@@ -378,7 +394,7 @@ export function encodeRootBlock(roots: number[], positions: number[][]): Uint8Ar
     for (const p of ps) view.setUint32(list + at++ * 4, p, true)
   })
   view.setUint32(starts + roots.length * 4, at, true)
-  return Bun.zstdCompressSync(raw, { level: 9 })
+  return raw
 }
 
 export interface RootBlock {

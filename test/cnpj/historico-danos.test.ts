@@ -17,6 +17,7 @@ setDefaultTimeout(120_000)
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const CHANGED = '44555666000262'
 const current = (data: string) => join(data, 'cnpj', 'current')
+const manifestOf = (data: string) => JSON.parse(readFileSync(join(current(data), 'manifest.json'), 'utf8'))
 const monthFile = (data: string, month: string) => join(current(data), 'historico', `${month}.sqlite`)
 const ingest = (data: string, args: string[]) => {
   const r = Bun.spawnSync([process.execPath, CLI, 'ingest', 'cnpj', '--data', data, '--quiet', ...args], { env: { ...process.env, UV_THREADPOOL_SIZE: '8' } })
@@ -172,6 +173,29 @@ describe('the ingest does not build on a damaged history', () => {
     const r = ingest(data, ['--from', EARLIER_FIXTURES, '--mes', '2026-09'])
     expect(r.code).toBe(1)
     expect(r.err).toMatch(/^dadosbr ingest: o histórico em uso está danificado \(2026-07\.sqlite: arquivo SQLite truncado .*\); restaure o arquivo de um backup, descarte 2026-07 e os meses antes dele \('dadosbr historico cnpj --descartar-antes 2026-08'\) ou comece um histórico novo numa pasta de dados nova \(--data\)\n$/)
+  })
+
+  test("the build in use's kept hashes cut short, overwritten, or with pages damaged under an intact footer: the next month hashes the month before again from its DuckDB file, with the same changes", async () => {
+    for (const damage of ['cortado', 'sobrescrito', 'paginas']) {
+      const data = tempDir('dadosbr-impressoes-danificadas-')
+      await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-07', dataDir: data, quiet: true, log: () => {} })
+      const dir = join(current(data), 'impressoes')
+      const files = [...new Bun.Glob('*/*/*.parquet').scanSync(dir)].sort().map((f) => join(dir, f))
+      const file = files.find((f) => f.includes('estabelecimentos'))!
+      if (damage === 'cortado') truncateSync(file, Math.floor(statSync(file).size / 2))
+      else if (damage === 'sobrescrito') writeFileSync(file, 'PAR1 não é mais um Parquet')
+      else
+        for (const f of files) {
+          // Everything between the leading magic and the footer (its length is in the last 8 bytes) overwritten.
+          const bytes = readFileSync(f)
+          const end = bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8)
+          bytes.fill(0xa5, 4, end)
+          writeFileSync(f, bytes)
+        }
+      const m = await buildCnpj({ sourceDir: copyFixtures(), month: '2026-08', dataDir: data, quiet: true, log: () => {} })
+      expect([damage, Object.keys(m.historico.cpu_segundos)[0], m.historico.itens]).toEqual([damage, 'impressoes_anterior', 20])
+      expect(m.historico.por_tipo).toEqual(manifestOf(pristine).historico.por_tipo)
+    }
   })
 
   test('a partial month is not compared (every establishment of a missing zip would be recorded as gone); a first month may be partial', async () => {

@@ -4,7 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { Database } from 'bun:sqlite'
 import type { PartitionedTable } from './partitions'
-import { onePerRoot } from './one-per-root'
+import { onePerCnpj, onePerRoot } from './one-row'
 import { CardCodec, FICHA_CODEC, MAX_CODES, wordsOf } from '../../src/datasets/cnpj/card-codec'
 import { releaseResults } from '../lib/release-results'
 import { CARD_SEPARATOR, CARD_TABLES, cardKey, cardTable, DICTIONARY_TABLE, FICHA, KEYABLE_CNPJ, KEYABLE_ROOT, PARTITIONS, PARTNER_SEPARATOR, rootKey, SOCIO, type FichaField, type SocioField } from '../../src/datasets/cnpj/layout'
@@ -78,12 +78,13 @@ const batched = (columns: string, from: string, orderBy: string) => `
  * in key order. write() turns CNPJs and roots into the store's integer keys (layout.ts).
  */
 export function cardQueries(from: Record<PartitionedTable, string>) {
-  // A root listed twice in Empresas or Simples must not duplicate its establishments (onePerRoot).
+  // A root listed twice in Empresas or Simples must not duplicate its establishments, and a CNPJ
+  // listed twice shows the same row as the search and the history (one-row.ts).
   const one = onePerRoot
   return {
     estabelecimentos: batched(
       `e.cnpj AS chave, ${joined(['e.ficha', ...FICHA.slice(ESTABLISHMENT_FIELDS.length).map((f) => FICHA_SQL[f])])} AS dados`,
-      `${from.estabelecimentos} e LEFT JOIN ${one(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${one(from.simples)} si USING (cnpj_basico)`,
+      `${onePerCnpj(from.estabelecimentos)} e LEFT JOIN ${one(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${one(from.simples)} si USING (cnpj_basico)`,
       'e.cnpj',
     ),
     // Every partner row in the order /socios lists them (entry date, name, CPF; then the other

@@ -30,7 +30,7 @@ import { releaseResults } from '../lib/release-results'
 import { sqlString } from '../lib/sql'
 import { COMPANY_CARD_SQL, ESTABLISHMENT_CARD_SQL, PARTNER_CARD_SQL, PARTNER_ORDER_SQL } from './card-store'
 import { ItemSink, writeMonthFile } from './history-file'
-import { onePerRoot } from './one-per-root'
+import { onePerCnpj, onePerRoot } from './one-row'
 import { partitionRelation, partitionSelect } from './partitions'
 
 /** What the ingest of `month` does with the history, decided before anything is loaded. */
@@ -585,8 +585,14 @@ async function compareWith(conn: DuckDBConnection, other: DuckDBConnection, sink
   /** A group's differences, read into JavaScript: its changed roots (null: no changed root in it). */
   const readGroup = async (p: number) => {
     if (!present('antes', p) && !present('depois', p)) return null
-    const o = (kind: Kind) => relation(dir('linhas', 'antes'), kind, p, `SELECT ${DETAIL[kind]} FROM antes.${kind}`)
-    const n = (kind: Kind) => relation(dir('linhas', 'depois'), kind, p, `SELECT ${DETAIL[kind]} FROM depois.${kind}`)
+    // A CNPJ listed twice in a month is one establishment, the row its card shows (one-row.ts): its
+    // two rows joined with the next month's two would record every difference between them as a change.
+    const side = (which: 'antes' | 'depois') => (kind: Kind) => {
+      const rows = relation(dir('linhas', which), kind, p, `SELECT ${DETAIL[kind]} FROM ${which}.${kind}`)
+      return kind === 'estabelecimentos' ? onePerCnpj(rows) : rows
+    }
+    const o = side('antes')
+    const n = side('depois')
     await differences(conn, o, n)
     const roots = new Map<string, RootChanges>()
     const at = (raiz: string) => {

@@ -8,7 +8,7 @@ import { Database } from 'bun:sqlite'
 import { BRANCH_UNIT, capitalBucket, capitalBucketFloor, FIRST_OPENING_YEAR, simplesState, documentKey, PARTNER_RANK_SQL, CNAE_SLOTS, DOC_KEY_UNIT, filterToken, FREQUENT_MIN_SHARE, openingYearSlot, FREQUENT_SAMPLE_ROWS, LENGTH_UNIT, MAX_FREQUENT, pairToken, PARTITIONS, PREFIX_LENGTHS, RANK_BITS, PASS_UNIT, SITUACOES, TERM_MIN_LENGTH, UFS, UNKNOWN_SITUACAO_SLOT, UNKNOWN_UF_SLOT } from '../../src/datasets/cnpj/layout'
 import { searchWords } from '../../src/datasets/cnpj/search-text'
 import { progress } from '../lib/progress'
-import { onePerRoot } from './one-per-root'
+import { onePerCnpj, onePerRoot } from './one-row'
 import { partitionRelation, type PartitionedTable } from './partitions'
 import { releaseResults } from '../lib/release-results'
 import { FilterBitmapBuilder } from './filter-bitmaps'
@@ -219,13 +219,13 @@ export async function buildCompanyIndex(conn: DuckDBConnection, from: PassRelati
   const rows = (p: number) => {
     const r = from(p)
     if (!r) return null
-    // A root listed twice in Empresas or Simples must not index its establishments twice; it shows the row the card shows (onePerRoot).
+    // A root listed twice in Empresas or Simples must not index its establishments twice, nor a CNPJ listed twice; each shows the row the card shows (one-row.ts).
     return rowsOf(conn, `
       SELECT ${particao}::BIGINT * ${RANK_BITS} + ${tamanho}::BIGINT * ${LENGTH_UNIT} + CASE WHEN e.matriz_filial = 2 THEN ${BRANCH_UNIT} ELSE 0 END AS rank,
              m.razao_social, e.nome_fantasia, e.cnae_principal, e.municipio, m.porte,
              e.cnpj, year(e.data_inicio) * 10000 + month(e.data_inicio) * 100 + day(e.data_inicio) AS abertura,
              e.cnaes_secundarios, m.natureza_juridica, m.capital_social, si.opcao_simples, si.opcao_mei
-      FROM ${r.estabelecimentos} e LEFT JOIN ${onePerRoot(r.empresas)} m USING (cnpj_basico)
+      FROM ${onePerCnpj(r.estabelecimentos)} e LEFT JOIN ${onePerRoot(r.empresas)} m USING (cnpj_basico)
         LEFT JOIN ${onePerRoot(r.simples)} si USING (cnpj_basico)`,
       [...columns], 'rank, cnpj')
   }

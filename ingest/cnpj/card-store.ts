@@ -80,11 +80,10 @@ const batched = (columns: string, from: string, orderBy: string) => `
 export function cardQueries(from: Record<PartitionedTable, string>) {
   // A root listed twice in Empresas or Simples must not duplicate its establishments, and a CNPJ
   // listed twice shows the same row as the search and the history (one-row.ts).
-  const one = onePerRoot
   return {
     estabelecimentos: batched(
       `e.cnpj AS chave, ${joined(['e.ficha', ...FICHA.slice(ESTABLISHMENT_FIELDS.length).map((f) => FICHA_SQL[f])])} AS dados`,
-      `${onePerCnpj(from.estabelecimentos)} e LEFT JOIN ${one(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${one(from.simples)} si USING (cnpj_basico)`,
+      `${onePerCnpj(from.estabelecimentos)} e LEFT JOIN ${onePerRoot(from.empresas)} m USING (cnpj_basico) LEFT JOIN ${onePerRoot(from.simples)} si USING (cnpj_basico)`,
       'e.cnpj',
     ),
     // Every partner row in the order /socios lists them (entry date, name, CPF; then the other
@@ -94,7 +93,7 @@ export function cardQueries(from: Record<PartitionedTable, string>) {
     socios: batched(`s.cnpj_basico AS chave, ${PARTNER_CARD_SQL} AS dados`, `${from.socios} s`, `s.cnpj_basico, ${PARTNER_ORDER_SQL}`),
     empresas_sem_estab: batched(
       `m.cnpj_basico AS chave, coalesce(m.razao_social, '') AS dados`,
-      `${one(from.empresas)} m WHERE NOT EXISTS (SELECT 1 FROM ${from.estabelecimentos} e WHERE e.cnpj_basico = m.cnpj_basico)`,
+      `${onePerRoot(from.empresas)} m WHERE NOT EXISTS (SELECT 1 FROM ${from.estabelecimentos} e WHERE e.cnpj_basico = m.cnpj_basico)`,
       'm.cnpj_basico',
     ),
   }

@@ -264,7 +264,6 @@ export function monthRanges(months: string[]): string {
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** A feed block: item count and run count, the runs of key1 (Float64 key, Uint16 length: sorted keys repeat), then the items' JSON lines. */
 /** zstd level of the month file's blocks: written once, read on every request. */
 export const BLOCK_ZSTD_LEVEL = 9
 const compressBlock = (raw: Uint8Array) => Bun.zstdCompressSync(raw, { level: BLOCK_ZSTD_LEVEL })
@@ -272,7 +271,11 @@ const compressBlock = (raw: Uint8Array) => Bun.zstdCompressSync(raw, { level: BL
 /** A feed block, compressed (decodeFeedBlock). */
 export const encodeFeedBlock = (keys: number[], lines: string[]): Uint8Array => compressBlock(feedBlockRaw(keys, lines))
 
-/** A feed block before compression: the month file compresses it off the main thread (ingest/cnpj/history-file.ts). */
+/**
+ * A feed block before compression (the month file compresses it off the main thread,
+ * ingest/cnpj/history-file.ts): item count and run count, the runs of key1 (Float64 key, Uint16
+ * length: sorted keys repeat), then the items' JSON lines.
+ */
 export function feedBlockRaw(keys: number[], lines: string[]): Uint8Array {
   const runKeys: number[] = []
   const runLengths: number[] = []
@@ -341,11 +344,10 @@ export function feedLine(block: FeedBlock, slot: number): string {
   return decoder.decode(block.text.subarray(starts[slot]!, starts[slot + 1]! - 1))
 }
 
-/** A CNAE block: count, then key2 of each entry (Float64), then its feed position (Uint32). */
 /** A CNAE block, compressed (decodeCnaeBlock). */
 export const encodeCnaeBlock = (keys: number[], positions: number[]): Uint8Array => compressBlock(cnaeBlockRaw(keys, positions))
 
-/** A CNAE block before compression. */
+/** A CNAE block before compression: count, then key2 of each entry (Float64), then its feed position (Uint32). */
 export function cnaeBlockRaw(keys: number[], positions: number[]): Uint8Array {
   const raw = new Uint8Array(8 + keys.length * 12)
   new DataView(raw.buffer).setUint32(0, keys.length, true)
@@ -375,11 +377,10 @@ export function decodeFloats(blob: Uint8Array): Float64Array {
   const raw = Bun.zstdDecompressSync(blob)
   return new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength))
 }
-/** A root block: root count, the roots (rootKey, Float64), where each one's positions start (Uint32, count + 1), the feed positions (Uint32). */
 /** A root block, compressed (decodeRootBlock). */
 export const encodeRootBlock = (roots: number[], positions: number[][]): Uint8Array => compressBlock(rootBlockRaw(roots, positions))
 
-/** A root block before compression. */
+/** A root block before compression: root count, the roots (rootKey, Float64), where each one's positions start (Uint32, count + 1), the feed positions (Uint32). */
 export function rootBlockRaw(roots: number[], positions: number[][]): Uint8Array {
   const total = positions.reduce((n, p) => n + p.length, 0)
   const raw = new Uint8Array(8 + roots.length * 8 + (roots.length + 1) * 4 + total * 4)

@@ -455,6 +455,36 @@ const partnerLists = (side: (kind: Kind) => string, roots: 'ds' | 'raizes') =>
   `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ${roots}) GROUP BY s.cnpj_basico)`
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
+
+/** Rows per string read by readRows. */
+const READ_BATCH = 256
+/** Splits readRows' batches: a carriage return, which the load drops from every value (ingest/lib/fifo.ts). */
+const READ_SEPARATOR = '\r'
+
+/**
+ * The rows of `SELECT columns from`, read into JavaScript READ_BATCH rows at a time, each batch one
+ * string, its values joined by READ_SEPARATOR. Crossing from DuckDB costs ~1 µs a string, on the
+ * thread that also makes the items: nationally, ~20 M values a month took 25.5 s of it, the
+ * comparison's bound (docs/historico.md). A null crosses as '' and comes back null: none of the
+ * columns read here holds '' (a CNPJ, a root, a card part, a partner list).
+ */
+async function readRows(on: DuckDBConnection, columns: string[], from: string): Promise<(string | null)[][]> {
+  await on.run(`CREATE OR REPLACE TEMP TABLE lido AS SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} ${from}`)
+  const joined = columns.map((_, i) => `coalesce(c${i}, '')`).join(', chr(13), ')
+  const rows: (string | null)[][] = []
+  const width = columns.length
+  for (const [batch] of (await on.runAndReadAll(`SELECT string_agg(concat(${joined}), chr(13)) FROM lido GROUP BY rowid // ${READ_BATCH}`)).getRows()) {
+    const values = String(batch).split(READ_SEPARATOR)
+    if (values.length % width) throw new Error(`uma leitura da comparação veio com ${values.length} valores, não múltiplo de ${width}`)
+    for (let i = 0; i < values.length; i += width) {
+      const row: (string | null)[] = new Array(width)
+      for (let j = 0; j < width; j++) row[j] = values[i + j] || null
+      rows.push(row)
+    }
+  }
+  await on.run('DROP TABLE lido')
+  return rows
+}
 const fields = (dados: string) => dados.split(CARD_SEPARATOR).map((v) => v || null)
 const ESTABLISHMENT_COUNT = FICHA.indexOf('razao_social')
 const EMPTY_COMPANY: Registro = Array(FICHA.length - ESTABLISHMENT_COUNT).fill(null)
@@ -600,15 +630,15 @@ async function compareWith(conn: DuckDBConnection, other: DuckDBConnection, sink
       if (!r) roots.set(raiz, (r = { estabs: [] }))
       return r
     }
-    for (const [cnpj, raiz, antes, depois] of (await conn.runAndReadAll('SELECT cnpj, raiz, antes, depois FROM de')).getRows())
-      at(String(raiz)).estabs.push({ cnpj: String(cnpj), antes: text(antes), depois: text(depois) })
+    for (const [cnpj, raiz, antes, depois] of await readRows(conn, ['cnpj', 'raiz', 'antes', 'depois'], 'FROM de'))
+      at(raiz!).estabs.push({ cnpj: cnpj!, antes: antes ?? null, depois: depois ?? null })
     // A month published again compares every changed root's partners again (ItemBuilder.republished).
     const partnerRoots = o_.republished ? 'raizes' : 'ds'
-    const partners = await conn.runAndReadAll(`SELECT d.raiz, so.lista, sn.lista FROM ${partnerRoots} d LEFT JOIN ${partnerLists(o, partnerRoots)} so USING (raiz) LEFT JOIN ${partnerLists(n, partnerRoots)} sn USING (raiz)`)
-    for (const [raiz, antes, depois] of partners.getRows()) at(String(raiz)).socios = { antes: text(antes), depois: text(depois) }
-    const both = await conn.runAndReadAll(`SELECT a.raiz, a.parte, b.parte, b.cnpj, b.ficha, a.cnpj, a.ficha FROM ${context(o)} a JOIN ${context(n)} b USING (raiz)`)
-    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both.getRows()) {
-      const r = at(String(raiz))
+    const partners = await readRows(conn, ['d.raiz', 'so.lista', 'sn.lista'], `FROM ${partnerRoots} d LEFT JOIN ${partnerLists(o, partnerRoots)} so USING (raiz) LEFT JOIN ${partnerLists(n, partnerRoots)} sn USING (raiz)`)
+    for (const [raiz, antes, depois] of partners) at(raiz!).socios = { antes: antes ?? null, depois: depois ?? null }
+    const both = await readRows(conn, ['a.raiz', 'a.parte', 'b.parte', 'b.cnpj', 'b.ficha', 'a.cnpj', 'a.ficha'], `FROM ${context(o)} a JOIN ${context(n)} b USING (raiz)`)
+    for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both) {
+      const r = at(raiz!)
       // A month's company part counts only when the root has an establishment in that month.
       r.empresa = { antes: cnpjO === null ? null : text(antes), depois: cnpjN === null ? null : text(depois) }
       if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }

@@ -454,8 +454,6 @@ const context = (side: (kind: Kind) => string) => {
 const partnerLists = (side: (kind: Kind) => string, roots: 'ds' | 'raizes') =>
   `(SELECT s.cnpj_basico AS raiz, string_agg(${PARTNER_CARD_SQL}, chr(30) ORDER BY ${PARTNER_ORDER_SQL}) AS lista FROM ${side('socios')} s WHERE s.cnpj_basico IN (SELECT raiz FROM ${roots}) GROUP BY s.cnpj_basico)`
 
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v))
-
 /** Rows per string read by readRows. */
 const READ_BATCH = 256
 /** Splits readRows' batches: a carriage return, which the load drops from every value (ingest/lib/fifo.ts). */
@@ -640,9 +638,9 @@ async function compareWith(conn: DuckDBConnection, other: DuckDBConnection, sink
     for (const [raiz, antes, depois, cnpjN, fichaN, cnpjO, fichaO] of both) {
       const r = at(raiz!)
       // A month's company part counts only when the root has an establishment in that month.
-      r.empresa = { antes: cnpjO === null ? null : text(antes), depois: cnpjN === null ? null : text(depois) }
-      if (cnpjN !== null) r.repDepois = { cnpj: String(cnpjN), ficha: String(fichaN) }
-      if (cnpjO !== null) r.repAntes = { cnpj: String(cnpjO), ficha: String(fichaO) }
+      r.empresa = { antes: cnpjO === null ? null : (antes ?? null), depois: cnpjN === null ? null : (depois ?? null) }
+      if (cnpjN !== null) r.repDepois = { cnpj: cnpjN!, ficha: fichaN! }
+      if (cnpjO !== null) r.repAntes = { cnpj: cnpjO!, ficha: fichaO! }
     }
     // A month published again: every establishment of the changed roots in the first publication,
     // from which the month before's are made (ItemBuilder.republished).

@@ -339,54 +339,75 @@ const columnsOf = (kind: Kind) => partitionSelect(kind).split(', ').filter((c) =
 export type FingerprintSource = { db: string } | { partsDir: string }
 
 /**
- * One hash per row (per root for the partners, a sum: the same multiset of rows, the same sum),
- * over the values the cards show: for an establishment its card part, `ficha`. Comparing these
- * over every row of both months is cheap; the card strings are built only for the roots whose
- * hashes differ. A company or Simples row is hashed as it is (a root listed twice compares its
- * rows pairwise, and differing duplicates count as a change): grouping them by root cost 2.2 CPU-s
- * a table at 10 M companies, a sixth of the hashing.
+ * One hash per root (FINGERPRINT_SQL): the sum, modulo 2^64, of a hash of each of its rows in the
+ * four tables, over the values the cards show (for an establishment its CNPJ and card part,
+ * `ficha`), each row's hash tagged by its table. The same multiset of rows, the same sum. Comparing
+ * these over every root of both months is cheap; the card strings are built only for the roots
+ * whose hashes differ. One hash per row of each table, as kept before, made the changed-roots step
+ * join 205 M rows a side instead of 66 M: nationally 29.3-39.1 s against 8.8-12.8 s, and 3.2 GB of
+ * kept hashes a month against 0.9 GB (docs/historico.md).
  */
-const FINGERPRINT: Record<Kind, (from: string, part: string) => string> = {
-  estabelecimentos: (from, part) => `SELECT cnpj, cnpj_basico, hash(ficha) AS h, ${part} AS part FROM ${from}`,
-  empresas: (from, part) => `SELECT cnpj_basico, hash(${columnsOf('empresas').join(', ')}) AS h, ${part} AS part FROM ${from}`,
-  simples: (from, part) => `SELECT cnpj_basico, hash(${columnsOf('simples').join(', ')}) AS h, ${part} AS part FROM ${from}`,
-  socios: (from, part) => `SELECT cnpj_basico, sum(hash(${columnsOf('socios').join(', ')})) AS h, any_value(${part}) AS part FROM ${from} GROUP BY cnpj_basico`,
+const ROW_HASH: Record<Kind, string> = {
+  estabelecimentos: 'hash(cnpj, ficha, 1)',
+  empresas: `hash(${columnsOf('empresas').join(', ')}, 2)`,
+  simples: `hash(${columnsOf('simples').join(', ')}, 3)`,
+  socios: `hash(${columnsOf('socios').join(', ')}, 4)`,
 }
-
-/** The fingerprints of one table, with each row's root partition (`part`), from `source`. */
-function fingerprintSql(kind: Kind, source: FingerprintSource): string {
-  if ('db' in source) return FINGERPRINT[kind](`(SELECT ${partitionSelect(kind)} FROM ${source.db}.${kind})`, partitionSql('cnpj_basico'))
-  return FINGERPRINT[kind](`read_parquet(${sqlString(join(source.partsDir, kind, '*', '*.parquet'))}, hive_partitioning = true)`, 'part')
+/** The roots' hashes from the rows' (`cnpj_basico`, `h`) of one partition, as relations. */
+const FINGERPRINT_SQL = (rows: string[]) =>
+  `SELECT cnpj_basico, (sum(h) % 18446744073709551616)::UBIGINT AS h FROM (${rows.map((r) => `SELECT cnpj_basico, h FROM ${r}`).join(' UNION ALL ')}) GROUP BY cnpj_basico`
+/** A partition's row hashes of one table, from the Parquet files of `dir` (the split's or the row hashes', by table and partition); null when it got no rows. */
+const rowHashes = (dir: string, kind: Kind, p: number, hashed: boolean) => {
+  const rel = partitionRelation(dir, kind, p)
+  return rel && (hashed ? rel : `(SELECT cnpj_basico, ${ROW_HASH[kind]} AS h FROM ${rel})`)
 }
 
 /**
- * Where a build keeps its month's fingerprints (FINGERPRINT, by root partition), for the next
- * month's comparison: hashing both months was half of the comparison's CPU (47.7 of 94.2 s at 10 M
- * companies); kept, each month is hashed once. ~3 GB for a national month (the hashes do not
- * compress), beside the build's ~35 GB. The version names the SQL that made them: fingerprints of
- * another version (a card field added, say) are not compared, the old month is hashed again.
+ * Where a build keeps its month's fingerprints (FINGERPRINT_SQL, one file per root partition), for
+ * the next month's comparison: hashing both months was half of the comparison's CPU (47.7 of 94.2
+ * s at 10 M companies); kept, each month is hashed once. ~0.9 GB for a national month (the hashes
+ * do not compress), beside the build's ~35 GB. The version names the SQL that made them:
+ * fingerprints of another version (a card field added, say) are not compared, the old month is
+ * hashed again.
  */
 export const FINGERPRINT_DIR = 'impressoes'
 const FINGERPRINT_VERSION_FILE = 'versao'
-const FINGERPRINT_VERSION = Bun.hash(KINDS.map((k) => fingerprintSql(k, { db: 'x' })).join('\n')).toString(36)
+const FINGERPRINT_VERSION = Bun.hash(['por raiz', FINGERPRINT_SQL(KINDS.map((k) => k)), ...KINDS.map((k) => `${k}: ${partitionSelect(k)} ${ROW_HASH[k]}`)].join('\n')).toString(36)
+/** The fingerprints of one root partition in a FINGERPRINT_DIR. */
+const fingerprintFile = (dir: string, p: number) => join(dir, `${p}.parquet`)
 
 /**
- * Writes a registry's fingerprints (FINGERPRINT, by root partition) into a build's FINGERPRINT_DIR.
- * The ingest makes them from its Parquet split, right after writing it (the files still in the page
- * cache): from the DuckDB tables, on the connection that had loaded them, a national month took
- * 109 s (182 s of CPU), computing every establishment's 23 card values again where the split had
- * joined them into `ficha`.
+ * Writes a registry's fingerprints (FINGERPRINT_SQL, one file per root partition, written even when
+ * empty) into a build's FINGERPRINT_DIR. The ingest makes them from its Parquet split, right after
+ * writing it (the files still in the page cache), partition by partition. A build that did not
+ * keep them is hashed from its DuckDB tables (`db`), row hashes first split by partition into a
+ * temporary folder (from the DuckDB tables directly, a national month took 109 s, 182 s of CPU,
+ * computing every establishment's 23 card values again where the split had joined them into `ficha`).
  */
 export async function writeFingerprints(conn: DuckDBConnection, source: FingerprintSource, buildDir: string): Promise<void> {
   const dir = join(buildDir, FINGERPRINT_DIR)
+  const rows = join(buildDir, `${FINGERPRINT_DIR}.linhas`)
   rmSync(dir, { recursive: true, force: true })
+  rmSync(rows, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
-  // Each partition's rows are written out every FLUSH_ROWS (the default, ~0.5 M rows, held most of 2 GB at 10 M companies).
-  await conn.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`)
-  for (const kind of KINDS) {
-    // A table a partial build (--parcial) did not load has no split: no file, as a table with no rows writes none.
-    if ('partsDir' in source && !new Bun.Glob('*/*.parquet').scanSync(join(source.partsDir, kind)).next().value) continue
-    await conn.run(`COPY (${fingerprintSql(kind, source)}) TO ${sqlString(join(dir, kind))} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+  try {
+    if ('db' in source) {
+      // Each partition's rows are written out every FLUSH_ROWS (the default, ~0.5 M rows, held most of 2 GB at 10 M companies).
+      await conn.run(`SET partitioned_write_flush_threshold = ${FLUSH_ROWS}`)
+      // DuckDB makes a partitioned write's own folder, not the folders above it.
+      mkdirSync(rows, { recursive: true })
+      for (const kind of KINDS)
+        await conn.run(`COPY (SELECT cnpj_basico, ${ROW_HASH[kind]} AS h, ${partitionSql('cnpj_basico')} AS part FROM (SELECT ${partitionSelect(kind)} FROM ${source.db}.${kind})) TO ${sqlString(join(rows, kind))} (FORMAT parquet, COMPRESSION snappy, PARTITION_BY (part), OVERWRITE_OR_IGNORE)`)
+    }
+    const from = 'db' in source ? rows : source.partsDir
+    for (let p = 0; p < PARTITIONS; p++) {
+      // A table a partial build (--parcial) did not load has no split, as a partition with no rows has no file.
+      const present = KINDS.map((kind) => rowHashes(from, kind, p, 'db' in source)).filter((r): r is string => r !== null)
+      const sql = present.length ? FINGERPRINT_SQL(present) : `SELECT ''::VARCHAR AS cnpj_basico, 0::UBIGINT AS h LIMIT 0`
+      await conn.run(`COPY (${sql}) TO ${sqlString(fingerprintFile(dir, p))} (FORMAT parquet, COMPRESSION snappy)`)
+    }
+  } finally {
+    rmSync(rows, { recursive: true, force: true })
   }
   writeFileSync(join(dir, FINGERPRINT_VERSION_FILE), FINGERPRINT_VERSION)
 }
@@ -394,14 +415,16 @@ export async function writeFingerprints(conn: DuckDBConnection, source: Fingerpr
 /**
  * A build's fingerprints directory, when it has them in this version and every file of them has its
  * footer: a file cut short, half-written or overwritten (a full disk, a crash, a bad copy) has
- * none, and the month is hashed again from its DuckDB file instead of failing the ingest. ~400
- * footers, a few ms.
+ * none, and the month is hashed again from its DuckDB file instead of failing the ingest; so is a
+ * partition's file gone. PARTITIONS footers, a few ms.
  */
 async function fingerprintsOf(conn: DuckDBConnection, build: string): Promise<string | null> {
   const dir = join(build, FINGERPRINT_DIR)
   try {
     if (readFileSync(join(dir, FINGERPRINT_VERSION_FILE), 'utf8') !== FINGERPRINT_VERSION) return null
-    await conn.run(`SELECT count(*) FROM parquet_file_metadata(${sqlString(join(dir, '*', '*', '*.parquet'))})`)
+    const files = Array.from({ length: PARTITIONS }, (_, p) => fingerprintFile(dir, p))
+    if (!files.every((f) => existsSync(f))) return null
+    await conn.run(`SELECT count(*) FROM parquet_file_metadata([${files.map(sqlString).join(', ')}])`)
     return dir
   } catch {
     return null
@@ -550,13 +573,9 @@ async function compareWith(conn: DuckDBConnection, other: DuckDBConnection, sink
     // Apart: hashes made here are the ones a build did not keep; a monthly run of this version pays none.
     steps.lap(side === 'antes' ? 'impressoes_anterior' : 'impressoes')
   }
-  const hashed = (side: 'antes' | 'depois', p: number) => KINDS.some((kind) => partitionRelation(fingerprints[side], kind, p) !== null)
   const changedIn = async (on: DuckDBConnection, p: number) => {
-    if (!hashed('antes', p) && !hashed('depois', p)) return
-    const fp = (side: 'antes' | 'depois', kind: Kind) => relation(fingerprints[side], kind, p, `SELECT * FROM (${fingerprintSql(kind, { db: side })})`)
-    const differ = (kind: Kind, key: string) =>
-      `SELECT coalesce(o.cnpj_basico, n.cnpj_basico) AS raiz FROM ${fp('antes', kind)} o FULL OUTER JOIN ${fp('depois', kind)} n ON o.${key} = n.${key} WHERE o.h IS DISTINCT FROM n.h`
-    await on.run(`INSERT INTO mudou SELECT DISTINCT raiz FROM (${differ('estabelecimentos', 'cnpj')} UNION ALL ${KINDS.slice(1).map((k) => differ(k, 'cnpj_basico')).join(' UNION ALL ')})`)
+    const fp = (side: 'antes' | 'depois') => `read_parquet(${sqlString(fingerprintFile(fingerprints[side], p))})`
+    await on.run(`INSERT INTO mudou SELECT coalesce(o.cnpj_basico, n.cnpj_basico) FROM ${fp('antes')} o FULL OUTER JOIN ${fp('depois')} n ON o.cnpj_basico = n.cnpj_basico WHERE o.h IS DISTINCT FROM n.h`)
   }
   const findChanged = async () => {
     // A table of the in-memory database, not a temp one: both connections write it and read it.

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { FINGERPRINT_DIR, writeFingerprints } from '../../ingest/cnpj/history'
+import { PARTITIONS } from '../../src/datasets/cnpj/layout'
 import type { CnpjStore } from '../../src/datasets/cnpj/store'
 import { get, testApp } from '../helpers'
 import { tempDir } from '../temp'
@@ -139,7 +140,7 @@ describe('months only forward', () => {
 })
 
 describe("the month's fingerprints", () => {
-  test('made by the ingest from its Parquet split, they are the ones a build without them gets from its DuckDB tables, row for row', async () => {
+  test('made by the ingest from its Parquet split, they are the ones a build without them gets from its DuckDB tables, root for root', async () => {
     const data = tempDir('dadosbr-impressoes-')
     await buildCnpj({ sourceDir: FIXTURES, month: '2026-08', dataDir: data, ...quiet })
     const again = tempDir('dadosbr-impressoes-de-novo-')
@@ -148,16 +149,18 @@ describe("the month's fingerprints", () => {
     try {
       await conn.run(`ATTACH '${join(current(data), 'cnpj.duckdb')}' AS m (READ_ONLY)`)
       await writeFingerprints(conn, { db: 'm' }, again)
-      const files = (dir: string, kind: string) => `read_parquet('${join(dir, FINGERPRINT_DIR, kind, '*', '*.parquet')}', hive_partitioning = true)`
-      for (const kind of ['estabelecimentos', 'empresas', 'simples', 'socios']) {
-        const [a, b] = [files(current(data), kind), files(again, kind)]
-        const [rows, onlyKept, onlyAgain] = (await conn.runAndReadAll(
-          `SELECT (SELECT count(*) FROM ${a}), (SELECT count(*) FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b})), (SELECT count(*) FROM (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a}))`,
-        )).getRows()[0] as bigint[]
-        expect(rows).toBeGreaterThan(0n)
-        expect([kind, onlyKept, onlyAgain]).toEqual([kind, 0n, 0n])
-      }
+      const files = (dir: string) => `read_parquet('${join(dir, FINGERPRINT_DIR, '*.parquet')}')`
+      const [a, b] = [files(current(data)), files(again)]
+      const [rows, onlyKept, onlyAgain, roots] = (await conn.runAndReadAll(
+        `SELECT (SELECT count(*) FROM ${a}), (SELECT count(*) FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b})), (SELECT count(*) FROM (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a})),
+          (SELECT count(DISTINCT cnpj_basico) FROM (SELECT cnpj_basico FROM m.estabelecimentos UNION ALL SELECT cnpj_basico FROM m.empresas UNION ALL SELECT cnpj_basico FROM m.simples UNION ALL SELECT cnpj_basico FROM m.socios))`,
+      )).getRows()[0] as bigint[]
+      // One hash per root of the month, in one file per root partition.
+      expect([rows, onlyKept, onlyAgain]).toEqual([roots, 0n, 0n])
+      expect(readdirSync(join(current(data), FINGERPRINT_DIR)).length).toBe(PARTITIONS + 1)
       expect(readFileSync(join(again, FINGERPRINT_DIR, 'versao'), 'utf8')).toBe(readFileSync(join(current(data), FINGERPRINT_DIR, 'versao'), 'utf8'))
+      // The row hashes a build without fingerprints is hashed through are gone.
+      expect(readdirSync(again)).toEqual([FINGERPRINT_DIR])
     } finally {
       conn.closeSync()
       instance.closeSync()
@@ -167,10 +170,10 @@ describe("the month's fingerprints", () => {
   test("every build keeps its month's fingerprints, the first month's too; the next month compared with them finds what hashing the old month again finds", async () => {
     const first = tempDir('dadosbr-impressoes-')
     await buildCnpj({ sourceDir: EARLIER_FIXTURES, month: '2026-07', dataDir: first, ...quiet })
-    expect(readdirSync(join(current(first), FINGERPRINT_DIR)).sort()).toEqual(['empresas', 'estabelecimentos', 'simples', 'socios', 'versao'])
+    expect(readdirSync(join(current(first), FINGERPRINT_DIR)).length).toBe(PARTITIONS + 1)
     const data = await buildHistoryData()
     expect(existsSync(join(current(data), FINGERPRINT_DIR, 'versao'))).toBe(true)
-    expect(readdirSync(join(current(data), FINGERPRINT_DIR)).sort()).toEqual(['empresas', 'estabelecimentos', 'simples', 'socios', 'versao'])
+    expect(readdirSync(join(current(data), FINGERPRINT_DIR)).length).toBe(PARTITIONS + 1)
     // The same September twice: once through August's fingerprints, once with them gone (August hashed again from its DuckDB file).
     const other = await buildHistoryData()
     rmSync(join(current(other), FINGERPRINT_DIR), { recursive: true })

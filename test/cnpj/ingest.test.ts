@@ -166,7 +166,15 @@ describe('build from a directory', () => {
     const data = tmp('dadosbr-data-')
     const manifest = await buildCnpj({ sourceDir: src, month: '2026-08', dataDir: data, allowPartial: true, ...quiet })
     expect(manifest.linhas.simples).toBeUndefined()
-    expect(readdirSync(join(data, 'cnpj', 'current', 'impressoes')).sort()).toEqual(['empresas', 'estabelecimentos', 'socios', 'versao'])
+    // One hash per root of the tables it has, in one file per root partition.
+    const conn = await (await DuckDBInstance.create(':memory:')).connect()
+    await conn.run(`ATTACH '${join(data, 'cnpj', 'current', 'cnpj.duckdb')}' AS m (READ_ONLY)`)
+    const [hashed, roots] = (await conn.runAndReadAll(
+      `SELECT (SELECT count(*) FROM read_parquet('${join(data, 'cnpj', 'current', 'impressoes', '*.parquet')}')), (SELECT count(DISTINCT cnpj_basico) FROM (SELECT cnpj_basico FROM m.estabelecimentos UNION ALL SELECT cnpj_basico FROM m.empresas UNION ALL SELECT cnpj_basico FROM m.socios))`,
+    )).getRows()[0] as bigint[]
+    conn.closeSync()
+    expect(hashed).toBe(roots)
+    expect(readdirSync(join(data, 'cnpj', 'current', 'impressoes')).length).toBe(PARTITIONS + 1)
   })
 
   test('the bundled sample is a whole month with no malformed row: it builds without --parcial, and `make sample` prints nothing but its summary', async () => {

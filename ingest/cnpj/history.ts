@@ -8,7 +8,7 @@
 // shows it. The month's changes go to a new month file beside hard links to the files of the months
 // already held: the history is swapped with the build, and a failed build (its temp dir removed)
 // changes nothing.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import { DuckDBInstance, version as duckdbVersion, type DuckDBConnection } from '@duckdb/node-api'
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
@@ -366,13 +366,14 @@ const rowHashes = (dir: string, kind: Kind, p: number, hashed: boolean) => {
  * Where a build keeps its month's fingerprints (FINGERPRINT_SQL, one file per root partition), for
  * the next month's comparison: hashing both months was half of the comparison's CPU (47.7 of 94.2
  * s at 10 M companies); kept, each month is hashed once. ~0.9 GB for a national month (the hashes
- * do not compress), beside the build's ~35 GB. The version names the SQL that made them:
- * fingerprints of another version (a card field added, say) are not compared, the old month is
- * hashed again.
+ * do not compress), beside the build's ~35 GB. The version names the SQL that made them and the
+ * DuckDB library that ran it (its `hash` is not promised stable across releases): fingerprints of
+ * another version (a card field added, say, or DuckDB upgraded) are not compared, the old month is
+ * hashed again, where hashes that no longer match would have sent every root to the row comparison.
  */
 export const FINGERPRINT_DIR = 'impressoes'
 const FINGERPRINT_VERSION_FILE = 'versao'
-const FINGERPRINT_VERSION = Bun.hash(['por raiz', FINGERPRINT_SQL(KINDS.map((k) => k)), ...KINDS.map((k) => `${k}: ${partitionSelect(k)} ${ROW_HASH[k]}`)].join('\n')).toString(36)
+const FINGERPRINT_VERSION = Bun.hash(['por raiz', duckdbVersion(), FINGERPRINT_SQL(KINDS.map((k) => k)), ...KINDS.map((k) => `${k}: ${partitionSelect(k)} ${ROW_HASH[k]}`)].join('\n')).toString(36)
 /** The fingerprints of one root partition in a FINGERPRINT_DIR. */
 const fingerprintFile = (dir: string, p: number) => join(dir, `${p}.parquet`)
 

@@ -373,7 +373,7 @@ const rowHashes = (dir: string, kind: Kind, p: number, hashed: boolean) => {
  */
 export const FINGERPRINT_DIR = 'impressoes'
 const FINGERPRINT_VERSION_FILE = 'versao'
-const FINGERPRINT_VERSION = Bun.hash(['por raiz', duckdbVersion(), FINGERPRINT_SQL(KINDS.map((k) => k)), ...KINDS.map((k) => `${k}: ${partitionSelect(k)} ${ROW_HASH[k]}`)].join('\n')).toString(36)
+const FINGERPRINT_VERSION = Bun.hash(['por raiz', duckdbVersion(), FINGERPRINT_SQL([...KINDS]), ...KINDS.map((k) => `${k}: ${partitionSelect(k)} ${ROW_HASH[k]}`)].join('\n')).toString(36)
 /** The fingerprints of one root partition in a FINGERPRINT_DIR. */
 const fingerprintFile = (dir: string, p: number) => join(dir, `${p}.parquet`)
 
@@ -492,10 +492,11 @@ const READ_SEPARATOR = '\r'
  */
 async function readRows(on: DuckDBConnection, columns: string[], from: string): Promise<(string | null)[][]> {
   await on.run(`CREATE OR REPLACE TEMP TABLE lido AS SELECT ${columns.map((c, i) => `${c} AS c${i}`).join(', ')} ${from}`)
-  const joined = columns.map((_, i) => `coalesce(c${i}, '')`).join(', chr(13), ')
+  const separator = `chr(${READ_SEPARATOR.charCodeAt(0)})`
+  const joined = columns.map((_, i) => `coalesce(c${i}, '')`).join(`, ${separator}, `)
   const rows: (string | null)[][] = []
   const width = columns.length
-  for (const [batch] of (await on.runAndReadAll(`SELECT string_agg(concat(${joined}), chr(13)) FROM lido GROUP BY rowid // ${READ_BATCH}`)).getRows()) {
+  for (const [batch] of (await on.runAndReadAll(`SELECT string_agg(concat(${joined}), ${separator}) FROM lido GROUP BY rowid // ${READ_BATCH}`)).getRows()) {
     const values = String(batch).split(READ_SEPARATOR)
     if (values.length % width) throw new Error(`uma leitura da comparação veio com ${values.length} valores, não múltiplo de ${width}`)
     for (let i = 0; i < values.length; i += width) {

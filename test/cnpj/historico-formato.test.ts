@@ -1,6 +1,6 @@
 // The month file's pieces (src/datasets/cnpj/historico-layout.ts): an item stored without what its
 // feed key holds comes back whole, odd values included; the blocks decode to what was encoded; the
-// SQL that orders the CNAE ordering computes the same key as the reader.
+// CNAE ordering's key the writer makes from a feed key is the reader's.
 import { expect, test } from 'bun:test'
 import { RootFilter } from '../../src/datasets/cnpj/historico-store'
 import { seededRandom } from '../../ingest/lib/random'

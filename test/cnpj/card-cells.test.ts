@@ -63,7 +63,7 @@ describe('cardCells', () => {
     for (const v of records) expect(cells(view, v)).toEqual(walked(cardJson(view, '00000000000000', v)))
   })
 
-  test('a card with quotes, backslashes, a control character, accents, a capital with cents and secondary activities', () => {
+  test('a card with quotes, backslashes, a control character, accents, a capital with cents and secondary activities (short codes, empty items)', () => {
     const lookups = { cnaes: new Map([['0000001', 'A "B"'], ['0000002', null]]), motivos: new Map(), municipios: new Map([['7107', 'SÃO PAULO']]), naturezas: new Map([['2062', 'Sociedade\\Ltda']]), paises: new Map(), qualificacoes: new Map() }
     const view: CardView = { referencia: '2026-08', lookups: lookups as CardView['lookups'], ibge: municipiosIbge([['7107', '3550308']]) }
     const v = FICHA.map(() => '')
@@ -71,7 +71,7 @@ describe('cardCells', () => {
     set('razao_social', 'ACME "DO" BRASIL\\SA\u0001')
     set('nome_fantasia', 'CAFÉ, PÃO & CIA')
     set('capital_social', '123456789.50')
-    set('cnaes_secundarios', '1,2,0000003')
+    set('cnaes_secundarios', ',1,,2,0000003,')
     set('natureza_juridica', '2062')
     set('municipio', '7107')
     set('uf', 'SP')

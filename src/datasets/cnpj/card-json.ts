@@ -60,10 +60,20 @@ export function ibgeDe(files: CardView, uf: string | null, codigo: string | null
   return files.ibge.porTom.get(codigo) ?? null
 }
 
-/** Characters a JSON string must escape. */
-const ESCAPE = /["\\\u0000-\u001f]/
-/** A text value as JSON; blank is null (the card store keeps null as blank). Most values need no escaping: quoted as they are. */
-const q = (v: string | null | undefined) => (v ? (ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`) : 'null')
+/** Whether a text needs JSON escaping (a quote, a backslash or a control character). */
+function needsEscape(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i)
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return true
+  }
+  return false
+}
+/**
+ * A text value as JSON; blank is null (the card store keeps null as blank). Most values need no
+ * escaping: quoted as they are. A character loop, not a regular expression: a card quotes ~25
+ * values, and the expression's call was most of this function's cost (profiled at 1 M).
+ */
+const q = (v: string | null | undefined) => (v ? (needsEscape(v) ? JSON.stringify(v) : '"' + v + '"') : 'null')
 
 /** `{"codigo":...,"descricao":...}` of each code of a lookup table, made once each (the table is the key: a new month brings new tables). */
 const codeJsonCache = new WeakMap<Lookup, Map<string, string>>()
@@ -78,6 +88,9 @@ const cacheOf = (lookup: Lookup) => {
   if (!cache) codeJsonCache.set(lookup, (cache = new Map()))
   return cache
 }
+
+/** The start of `situacao_cadastral` up to its date, by situação code (a handful: kept at most 64, whatever the file holds). */
+const SITUACAO_HEAD = new Map<string, string>()
 
 /** The `fonte` of a month's answers, as JSON. */
 const fonteCache = new WeakMap<CardView, string>()
@@ -114,10 +127,12 @@ export const FIELD_JSON = {
   situacao_cadastral: (files, v) => {
     const situacao = v[F.situacao]
     const motivo = v[F.motivo]
-    return (
-      `{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":${q(v[F.data_situacao])},` +
-      `"motivo":${motivo && motivo !== '00' ? q(files.lookups.motivos.get(motivo) ?? motivo) : 'null'}}`
-    )
+    let head = situacao ? SITUACAO_HEAD.get(situacao) : undefined
+    if (head === undefined) {
+      head = `{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":`
+      if (situacao && SITUACAO_HEAD.size < 64) SITUACAO_HEAD.set(situacao, head)
+    }
+    return head + q(v[F.data_situacao]) + `,"motivo":${motivo && motivo !== '00' ? q(files.lookups.motivos.get(motivo) ?? motivo) : 'null'}}`
   },
   situacao_especial: (_, v) =>
     v[F.situacao_especial] || v[F.data_situacao_especial] ? `{"descricao":${q(v[F.situacao_especial])},"data":${q(v[F.data_situacao_especial])}}` : 'null',
@@ -139,7 +154,19 @@ export const FIELD_JSON = {
     if (!secundarios) return '[]'
     const { cnaes } = files.lookups
     const cache = cacheOf(cnaes)
-    return `[${secundarios.split(',').filter(Boolean).map((c) => codeJson(c.padStart(7, '0'), cnaes, cache)).join(',')}]`
+    // One pass over the list, each code's JSON from the cache (split, filter, map and join made four arrays a card).
+    let out = '['
+    let start = 0
+    while (start <= secundarios.length) {
+      let end = secundarios.indexOf(',', start)
+      if (end < 0) end = secundarios.length
+      if (end > start) {
+        const c = secundarios.slice(start, end)
+        out += (out.length > 1 ? ',' : '') + codeJson(c.length === 7 ? c : c.padStart(7, '0'), cnaes, cache)
+      }
+      start = end + 1
+    }
+    return out + ']'
   },
   'endereco.logradouro': (_, v) => {
     const tipo = v[F.tipo_logradouro]

@@ -3,7 +3,7 @@
 // (latency alone, CNPJs/s under load); every new search filter and every pair of them, with and
 // without uf, under 16 connections (p95); the partner document; `dadosbr consultar cnpj` on a list
 // of N CNPJs (time, peak memory). Every figure with the machine's load.
-//   bun bench/bulk.ts --data DIR [--so empresa,lote,filtros,consultar] [--cli src/cli.ts] [--linhas 1000000] [--pausar-damon]
+//   bun bench/bulk.ts --data DIR [--so empresa,lote,filtros,consultar] [--cli src/cli.ts] [--linhas 1000000] [--pausar-damon | --damon-pausado]
 // --data: a data folder with data/cnpj/current (bench/registry.ts --so-ingestao builds one);
 // --cli: another checkout's src/cli.ts, to measure its server on the same data (the figures of
 // the card before and after a change).
@@ -66,6 +66,16 @@ const damonOn = () => { try { return readFileSync(DAMON, 'utf8').trim() === 'on'
 
 // ---- /v1/cnpj/empresa, never-asked CNPJs, beside bare Bun ----
 const pauseDamon = process.argv.includes('--pausar-damon') && damonOn()
+// --damon-pausado: every section with DAMON paused, as on an ordinary server (it is turned back on
+// when the bench ends, however it ends). Without it, on this VM, the card pages a prewarm read and
+// no request touched within 60 s go back to disk while the sections run.
+if (process.argv.includes('--damon-pausado') && damonOn()) {
+  writeFileSync(DAMON, 'off')
+  const restore = () => { try { writeFileSync(DAMON, 'on') } catch {} }
+  process.on('exit', restore)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130))
+}
+console.log(`DAMON desta VM: ${damonOn() ? 'ligado (devolve ao disco páginas sem acesso há 60 s)' : 'pausado ou ausente'}`)
 for (const paused of only.has('empresa') && haveWrk() ? (pauseDamon ? [false, true] : [false]) : []) {
   if (paused) {
     writeFileSync(DAMON, 'off')

@@ -368,12 +368,12 @@ describe('CNPJ path validation happens before any lookup', () => {
 })
 
 describe('prewarm of the served files', () => {
-  test('opening a month reads the name indexes, the history\'s months, the cards, cnpj.duckdb and then the filter bitmaps into the page cache, in that order, and logs each', async () => {
+  test('opening a month reads the company name index, the history\'s months, the cards, the partner name index, cnpj.duckdb and then the filter bitmaps into the page cache, in that order, and logs each', async () => {
     const { logs } = await testApp({ dataDir })
     const read = () => logs.filter((l) => l.includes('cache de páginas'))
     for (let i = 0; i < 200 && read().length < 6; i++) await Bun.sleep(20)
     expect(read().map((l) => l.replace(/^\S+ INFO /, '').replace(/ gb=.*/, ''))).toEqual(
-      ['busca.sqlite', 'busca_socios.sqlite', 'historico/2026-08.sqlite', 'fichas.sqlite', 'cnpj.duckdb', 'busca.sqlite (bitmaps de filtros)'].map((f) => `${f} lido para o cache de páginas do sistema referencia=2026-08`),
+      ['busca.sqlite', 'historico/2026-08.sqlite', 'fichas.sqlite', 'busca_socios.sqlite', 'cnpj.duckdb', 'busca.sqlite (bitmaps de filtros)'].map((f) => `${f} lido para o cache de páginas do sistema referencia=2026-08`),
     )
   })
 

@@ -114,12 +114,15 @@ const HISTORY_PREWARM_BYTES = 1e9
  * Reads the served files into the OS page cache, most valuable first, while the running total fits
  * in PREWARM_SHARE of the memory available at the start (MemAvailable counts page cache as free,
  * so it is not re-read between files: a later file would evict an earlier, hotter one); the file
- * that crosses the budget is read in part. The name indexes go first: a search reads many pages of
- * its index (each word's list), a lookup one page of the card store (its interior pages stay in
- * SQLite's cache). Measured nationally with the card store read and the name index not: rare-name
- * search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store holds the establishment cards
- * at its front (ingest/cnpj/load.ts), so a partial read covers them before the partners. The
- * filter bitmaps at the end of the name index come last, with what memory is left.
+ * that crosses the budget is read in part. The company name index goes first: a search reads many
+ * pages of its index (each word's list), a lookup one page of the card store (its interior pages
+ * stay in SQLite's cache). Measured nationally with the card store read and the name index not:
+ * rare-name search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store comes next, before
+ * the partner index: every lookup route (/empresa, the lote, the screening, `consultar`) reads it,
+ * and nationally, read after the partner index, a fifth of its establishment cards stayed on disk
+ * and the lote's throughput followed the share cached (docs/desempenho.md). The card store holds
+ * the establishment cards at its front (ingest/cnpj/load.ts), so a partial read covers them before
+ * the partners. The filter bitmaps at the end of the name index come last, with what memory is left.
  */
 function startPrewarm(dir: string, referencia: string, search: Database, historico: HistoryStore, log: Logger): { stop(): void } {
   let current: Prewarm | undefined
@@ -140,7 +143,7 @@ function startPrewarm(dir: string, referencia: string, search: Database, histori
   void (async () => {
     let budget = PREWARM_SHARE * (await availableMemory())
     const bitmapsAt = searchIndexPart(search)
-    for (const name of [SEARCH_FILE, PARTNER_SEARCH_FILE, ...months, CARDS_FILE, DUCKDB_FILE]) {
+    for (const name of [SEARCH_FILE, ...months, CARDS_FILE, PARTNER_SEARCH_FILE, DUCKDB_FILE]) {
       if (stopped) return
       current = prewarm(join(dir, name), { budgetBytes: budget, upTo: name === SEARCH_FILE ? bitmapsAt : undefined })
       const r = await current.done

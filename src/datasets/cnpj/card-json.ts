@@ -89,8 +89,10 @@ const cacheOf = (lookup: Lookup) => {
   return cache
 }
 
-/** The start of `situacao_cadastral` up to its date, by situação code (a handful: kept at most 64, whatever the file holds). */
-const SITUACAO_HEAD = new Map<string, string>()
+/** The start of `situacao_cadastral` up to its date, for a situação code and its description. */
+const situacaoHead = (codigo: string | null | undefined) => `{"codigo":${q(codigo)},"descricao":${q(codigo ? SITUACAO_DESCRICAO[codigo] : null)},"data":`
+/** That start for each code the Receita defines, written once (another code, never seen in a dump, is written per card). */
+const SITUACAO_HEAD: Record<string, string> = Object.fromEntries(Object.keys(SITUACAO_DESCRICAO).map((c) => [c, situacaoHead(c)]))
 
 /** The `fonte` of a month's answers, as JSON. */
 const fonteCache = new WeakMap<CardView, string>()
@@ -127,11 +129,7 @@ export const FIELD_JSON = {
   situacao_cadastral: (files, v) => {
     const situacao = v[F.situacao]
     const motivo = v[F.motivo]
-    let head = situacao ? SITUACAO_HEAD.get(situacao) : undefined
-    if (head === undefined) {
-      head = `{"codigo":${q(situacao)},"descricao":${q(situacao ? SITUACAO_DESCRICAO[situacao] : null)},"data":`
-      if (situacao && SITUACAO_HEAD.size < 64) SITUACAO_HEAD.set(situacao, head)
-    }
+    const head = (situacao && SITUACAO_HEAD[situacao]) || situacaoHead(situacao)
     return head + q(v[F.data_situacao]) + `,"motivo":${motivo && motivo !== '00' ? q(files.lookups.motivos.get(motivo) ?? motivo) : 'null'}}`
   },
   situacao_especial: (_, v) =>
@@ -162,7 +160,7 @@ export const FIELD_JSON = {
       if (end < 0) end = secundarios.length
       if (end > start) {
         const c = secundarios.slice(start, end)
-        out += (out.length > 1 ? ',' : '') + codeJson(c.length === 7 ? c : c.padStart(7, '0'), cnaes, cache)
+        out += (out.length > 1 ? ',' : '') + codeJson(c.padStart(7, '0'), cnaes, cache)
       }
       start = end + 1
     }

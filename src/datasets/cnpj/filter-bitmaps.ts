@@ -309,20 +309,56 @@ class Chunks {
   }
 }
 
+/** Words of a bitmap per entry of its prefix (rowsBefore counts the few words between). */
+const PREFIX_WORDS = 8
 const prefixes = new WeakMap<Uint32Array, Uint32Array>()
-/** Rows of a bitmap before each of its words (computed once per cached bitmap). */
+/**
+ * Rows of a bitmap before each run of PREFIX_WORDS words, and all its rows at the end (computed
+ * once per cached bitmap, outside the word cache's count): 1 KB beside the bitmap's 8 KB, where a
+ * count per word took 8 KB more (9 MB for a dense edge word over a national month's chunks). The
+ * searches measured the same with either.
+ */
 function prefixOf(c: Uint32Array): Uint32Array {
   let prefix = prefixes.get(c)
   if (!prefix) {
-    prefix = new Uint32Array(WORDS)
-    for (let i = 1; i < WORDS; i++) prefix[i] = prefix[i - 1]! + popcount(c[i - 1]!)
+    prefix = new Uint32Array(WORDS / PREFIX_WORDS + 1)
+    let n = 0
+    for (let i = 0; i < WORDS; i++) {
+      if (i % PREFIX_WORDS === 0) prefix[i / PREFIX_WORDS] = n
+      n += popcount(c[i]!)
+    }
+    prefix[WORDS / PREFIX_WORDS] = n
     prefixes.set(c, prefix)
   }
   return prefix
 }
 
+/** Rows of a bitmap before its word `w`. */
+function rowsBefore(c: Uint32Array, prefix: Uint32Array, w: number): number {
+  const run = (w / PREFIX_WORDS) | 0
+  let n = prefix[run]!
+  for (let i = run * PREFIX_WORDS; i < w; i++) n += popcount(c[i]!)
+  return n
+}
+
+/**
+ * The first place in a list container holding an offset >= o. Its own function: the shared
+ * lowerBound also searches strings and Float64Arrays, and one call site seeing three array types
+ * ran on the engine's slow path in the chunk loops below.
+ */
+function offsetBound(c: Uint16Array, o: number): number {
+  let lo = 0
+  let hi = c.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (c[mid]! < o) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Rows of a container. */
-const rowsOf = (c: Container) => (c instanceof Uint32Array ? prefixOf(c)[WORDS - 1]! + popcount(c[WORDS - 1]!) : c.length)
+const rowsOf = (c: Container) => (c instanceof Uint32Array ? prefixOf(c)[WORDS / PREFIX_WORDS]! : c.length)
 
 /** Words [wl, wh) of `out` set to a term's rows: a word's, minus another's. */
 function termBits(out: Uint32Array, c: Container, minus: Container, wl: number, wh: number): Uint32Array {
@@ -350,7 +386,7 @@ function apply(bits: Uint32Array, c: Container, wl: number, wh: number, clear = 
   }
   const end = wh * 32
   const n = c.length
-  let i = wl === 0 ? 0 : lowerBound(c, wl * 32)
+  let i = wl === 0 ? 0 : offsetBound(c, wl * 32)
   if (clear)
     for (; i < n; i++) {
       const v = c[i]!
@@ -378,44 +414,184 @@ function union(terms: { c: Container; minus: Container | undefined }[], bits: Ui
   return bits
 }
 
-/** Clears `kept` for the rows (sorted offsets in a chunk) a dense edge word holds whose exact value fails `test`. */
-function dropFailingDense<V extends Float64Array | Uint32Array>(kept: Uint8Array, rows: Uint16Array, n: number, c: Uint32Array, prefix: Uint32Array, values: V, test: (v: number) => boolean): void {
-  for (let j = 0; j < n; j++) {
-    if (!kept[j]) continue
-    const o = rows[j]!
-    const word = c[o >>> 5]!
-    if (!((word >>> (o & 31)) & 1)) continue
-    if (!test(values[prefix[o >>> 5]! + popcount(word & ((1 << (o & 31)) - 1))]!)) kept[j] = 0
-  }
+/**
+ * A list this many times longer than the candidates tested against it is searched (placeIn), not
+ * ORed into a bitset: a search costs 23-37 ns, ORing a row 2-6.5 ns (measured on lists of 300 to
+ * 4 000 rows).
+ */
+const PROBE_RATIO = 8
+
+/**
+ * Terms (a clause's, or the words excluded) as the sparse path tests its candidate rows against
+ * them: each bitmap as it is; a list by a search in its place index (placesOf) when it is much
+ * longer than the candidates, else ORed into a bitset of words [wl, wh) with the words minus
+ * another. ORing every term into one bitset cost 2 048 words a bitmap and a chunk (15 µs a chunk
+ * for the five dense years an opening range excludes, to test ~60 rows).
+ */
+interface Holders {
+  /** The one bitmap, when the terms are just that (the common case: tested inline). */
+  one: Uint32Array | null
+  dense: Uint32Array[]
+  lists: Uint16Array[]
+  places: Uint16Array[]
+  rest: Uint32Array | null
+}
+
+function holdersOf(terms: { c: Container; minus: Container | undefined }[], candidates: number, bits: Uint32Array, term: Uint32Array, wl: number, wh: number): Holders {
+  const h: Holders = { one: null, dense: [], lists: [], places: [], rest: null }
+  for (const t of terms)
+    if (!t.minus && t.c instanceof Uint32Array) h.dense.push(t.c)
+    else if (!t.minus && t.c.length > PROBE_RATIO * candidates) {
+      h.lists.push(t.c as Uint16Array)
+      h.places.push(placesOf(t.c as Uint16Array))
+    } else {
+      if (!h.rest) bits.fill(0, wl, wh)
+      h.rest = bits
+      if (!t.minus) apply(bits, t.c, wl, wh)
+      else {
+        termBits(term, t.c, t.minus, wl, wh)
+        for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
+      }
+    }
+  if (h.dense.length === 1 && !h.lists.length && !h.rest) h.one = h.dense[0]!
+  return h
+}
+
+/** Whether any of the terms holds offset `o`. */
+function holds(h: Holders, o: number): boolean {
+  const w = o >>> 5
+  const bit = 1 << (o & 31)
+  for (let i = 0; i < h.dense.length; i++) if (h.dense[i]![w]! & bit) return true
+  for (let i = 0; i < h.lists.length; i++) if (placeIn(h.lists[i]!, h.places[i]!, o) >= 0) return true
+  return h.rest !== null && (h.rest[w]! & bit) !== 0
 }
 
 /**
- * The same for an edge word stored as a list: each kept row's place by a binary search from the
- * last one found (the rows are sorted). Walking the list beside them read its up to ~4 000 rows
- * in every chunk to check the few dozen rows kept.
+ * The edge checks of the sparse path below run on the rows still kept, compacted (a few dozen of a
+ * chunk's few hundred candidates), in two passes: each row's place in the edge word's values first,
+ * then the values. An edge word's values are tens of MB nationally (a common capital bucket), so
+ * each read is a cache miss; the first pass's reads (the bitmap word, its prefix) and the second's
+ * (the values) do not depend on one another from row to row, and the processor overlaps them. Read
+ * row by row, each row's three dependent misses came one after the other: 5 µs a chunk for ~30
+ * rows, half of a capital range ANDed with an activity over every UF.
+ *
+ * placesInDense fills `places` with each row's place in a dense edge word's values, or -1 where
+ * the word does not hold the row.
  */
-function dropFailingList<V extends Float64Array | Uint32Array>(kept: Uint8Array, rows: Uint16Array, n: number, c: Uint16Array, values: V, test: (v: number) => boolean): void {
-  let i = 0
+function placesInDense(rows: Uint16Array, n: number, c: Uint32Array, prefix: Uint32Array, places: Int32Array): void {
   for (let j = 0; j < n; j++) {
-    if (!kept[j]) continue
     const o = rows[j]!
-    // A binary search over [i, c.length) written here: lowerBound with a start index (a default
-    // parameter on the shared one) made every search of this file two to three times slower.
-    let hi = c.length
-    while (i < hi) {
-      const mid = (i + hi) >>> 1
-      if (c[mid]! < o) i = mid + 1
-      else hi = mid
-    }
-    if (i < c.length && c[i] === o && !test(values[i]!)) kept[j] = 0
+    const w = o >>> 5
+    const word = c[w]!
+    const member = (word >>> (o & 31)) & 1
+    places[j] = (rowsBefore(c, prefix, w) + popcount(word & ((1 << (o & 31)) - 1)) + 1) * member - 1
   }
+}
+
+/** The same for an edge word stored as a list (placeIn). */
+function placesInList(rows: Uint16Array, n: number, c: Uint16Array, index: Uint16Array, places: Int32Array): void {
+  for (let j = 0; j < n; j++) places[j] = placeIn(c, index, rows[j]!)
+}
+
+/**
+ * Keeps, compacted at the front of `rows`, the rows outside the edge word (place -1) and those
+ * whose exact value passes `test`; returns how many. A function per values type (capital:
+ * Float64Array, dates: Uint32Array): reading two array types at one place kept the loop on the
+ * engine's slow path.
+ */
+function keepPassingCapital(rows: Uint16Array, n: number, places: Int32Array, values: Float64Array, test: (v: number) => boolean): number {
+  let m = 0
+  for (let j = 0; j < n; j++) {
+    const p = places[j]!
+    rows[m] = rows[j]!
+    if (p < 0 || test(values[p]!)) m++
+  }
+  return m
+}
+
+function keepPassingDate(rows: Uint16Array, n: number, places: Int32Array, values: Uint32Array, test: (v: number) => boolean): number {
+  let m = 0
+  for (let j = 0; j < n; j++) {
+    const p = places[j]!
+    rows[m] = rows[j]!
+    if (p < 0 || test(values[p]!)) m++
+  }
+  return m
+}
+
+/** Offsets per entry of a list's place index. */
+const PLACE_SPAN = 256
+const placeIndexes = new WeakMap<Uint16Array, Uint16Array>()
+/**
+ * A list container's place index: the place of its first row at or after each PLACE_SPAN offsets
+ * (514 bytes, computed once per cached list; a list holds under 4 096 rows), so a row's place is
+ * a binary search among the few rows of its span (placeIn).
+ */
+function placesOf(c: Uint16Array): Uint16Array {
+  let places = placeIndexes.get(c)
+  if (!places) {
+    places = new Uint16Array(BITMAP_CHUNK / PLACE_SPAN + 1)
+    let i = 0
+    for (let k = 0; k < places.length; k++) {
+      while (i < c.length && c[i]! < k * PLACE_SPAN) i++
+      places[k] = i
+    }
+    placeIndexes.set(c, places)
+  }
+  return places
+}
+
+/** The place of offset `o` in a list container, or -1 when it does not hold it. */
+function placeIn(c: Uint16Array, places: Uint16Array, o: number): number {
+  const k = (o / PLACE_SPAN) | 0
+  const end = places[k + 1]!
+  let lo = places[k]!
+  let hi = end
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (c[mid]! < o) lo = mid + 1
+    else hi = mid
+  }
+  return lo < end && c[lo] === o ? lo : -1
 }
 
 /** Whether a container holds offset `o`. */
 function contains(c: Container, o: number): boolean {
   if (c instanceof Uint32Array) return ((c[o >>> 5]! >>> (o & 31)) & 1) === 1
-  const i = lowerBound(c, o)
+  const i = offsetBound(c, o)
   return i < c.length && c[i] === o
+}
+
+/** Merges two sorted runs of `src`, [0, mid) and [mid, end), into `out`, each offset once; returns how many. */
+function mergeTwo(src: Uint16Array, mid: number, end: number, out: Uint16Array): number {
+  let i = 0
+  let j = mid
+  let n = 0
+  let last = -1
+  while (i < mid && j < end) {
+    const a = src[i]!
+    const b = src[j]!
+    let v: number
+    if (a <= b) (v = a), i++
+    else (v = b), j++
+    if (v !== last) out[n++] = last = v
+  }
+  while (i < mid) {
+    const v = src[i++]!
+    if (v !== last) out[n++] = last = v
+  }
+  while (j < end) {
+    const v = src[j++]!
+    if (v !== last) out[n++] = last = v
+  }
+  return n
+}
+
+/** Drops the repeats of a sorted array in place; returns how many remain. */
+function uniqueSorted(a: Uint16Array): number {
+  let n = 0
+  for (let i = 0; i < a.length; i++) if (n === 0 || a[n - 1] !== a[i]) a[n++] = a[i]!
+  return n
 }
 
 /** A chunk where a clause has at most this many rows is walked row by row (see `sparse` in searchBitmaps). */
@@ -426,18 +602,19 @@ function removeFailing(bits: Uint32Array, c: Container, values: Float64Array | U
   if (c instanceof Uint32Array) {
     // Only the rows still in `bits` (a dense bucket ANDed with a rare activity leaves few): each
     // one's place in the word's values is the rows before its word plus those before it in it.
-    const prefix = prefixOf(c)
+    let before = rowsBefore(c, prefixOf(c), wl)
     for (let i = wl; i < wh; i++) {
       const word = c[i]!
       for (let x = word & bits[i]!; x; x &= x - 1) {
         const bit = 31 - Math.clz32(x & -x)
-        if (!test(values[prefix[i]! + popcount(word & ((1 << bit) - 1))]!)) bits[i]! &= ~(1 << bit)
+        if (!test(values[before + popcount(word & ((1 << bit) - 1))]!)) bits[i]! &= ~(1 << bit)
       }
+      before += popcount(word)
     }
     return
   }
   const end = wh * 32
-  for (let i = wl === 0 ? 0 : lowerBound(c, wl * 32); i < c.length; i++) {
+  for (let i = wl === 0 ? 0 : offsetBound(c, wl * 32); i < c.length; i++) {
     const v = c[i]!
     if (v >= end) break
     if ((bits[v >>> 5]! >>> (v & 31)) & 1 && !test(values[i]!)) bits[v >>> 5]! &= ~(1 << (v & 31))
@@ -475,6 +652,10 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
   const excludedBits = new Uint32Array(WORDS)
   /** The driver's rows of a chunk: its words' rows there add up to at most SPARSE_ROWS. */
   const candidates = new Uint16Array(SPARSE_ROWS)
+  const merged = new Uint16Array(SPARSE_ROWS)
+  /** Those kept by the other clauses and the edge checks, and each one's place in an edge word's values. */
+  const liveRows = new Uint16Array(SPARSE_ROWS)
+  const edgePlaces = new Int32Array(SPARSE_ROWS)
   const ids: number[] = []
   let total = 0
   const writeIndex = (p: number) => {
@@ -520,59 +701,68 @@ export function searchBitmaps(b: Bitmaps, s: BitmapSearch, ranges: [number, numb
       if (n < size) (driver = k), (size = n)
     }
     if (driver < 0) return false
-    // Every other clause, and the words excluded, as one bitset of the chunk's range each, so a
-    // candidate's test is a bit read from a Uint32Array: probing each word's container row by row
-    // (a binary search in a list, a bit in a bitmap: two array types at one call site) cost ~80 ns
-    // a row, most of a full scan whose driver has a few hundred rows in each of ~500 chunks.
-    const sets: Uint32Array[] = []
-    for (let k = 0; k < resolved.length; k++) if (k !== driver) sets.push(union(resolved[k]!, scratch[k]!, term, wl, wh))
-    const excluded = resolve(without, chunk)
-    const excludedSet = excluded.length ? union(excluded, excludedBits, term, wl, wh) : null
-    // The driver's rows in the range, in position order (a typed array sorts numbers natively; the
-    // driver of an activity in any slot has two words).
+    // The driver's rows in the range, in position order.
     let n = 0
-    for (const t of resolved[driver]!) {
+    let firstRunEnd = 0
+    const runs = resolved[driver]!.length
+    for (let r = 0; r < runs; r++) {
+      const t = resolved[driver]![r]!
       const c = t.c as Uint16Array
       const minus = t.minus
-      for (let i = lowerBound(c, first); i < c.length && c[i]! < last; i++) {
+      for (let i = offsetBound(c, first); i < c.length && c[i]! < last; i++) {
         const o = c[i]!
         if (minus !== undefined && contains(minus, o)) continue
         candidates[n++] = o
       }
+      if (r === 0) firstRunEnd = n
     }
-    const driverRows = resolved[driver]!.length > 1 ? candidates.subarray(0, n).sort() : candidates.subarray(0, n)
-    const kept = new Uint8Array(n).fill(1)
+    // Several words (an activity as main or secondary, the months of a range): their rows in order,
+    // each once. Two runs are merged (a native sort of ~200 rows cost 2.5 times the merge).
+    let driverRows = candidates.subarray(0, n)
+    if (runs === 2) driverRows = merged.subarray(0, mergeTwo(candidates, firstRunEnd, n, merged))
+    else if (runs > 2) driverRows = candidates.subarray(0, uniqueSorted(driverRows.sort()))
+    n = driverRows.length
+    // Every other clause, and the words excluded, as Holders (holdersOf): a candidate's test is a
+    // bit read or a short search in a list's span, each in a function of one array type (probing
+    // containers of two types at one call site cost ~80 ns a row).
+    const needs: Holders[] = []
+    for (let k = 0; k < resolved.length; k++) if (k !== driver) needs.push(holdersOf(resolved[k]!, n, scratch[k]!, term, wl, wh))
+    const excluded = resolve(without, chunk)
+    const refused = excluded.length ? holdersOf(excluded, n, excludedBits, term, wl, wh) : null
+    // The rows every other clause holds and no word excluded does, compacted into `live`.
+    let live = 0
     for (let j = 0; j < n; j++) {
       const o = driverRows[j]!
-      if (j > 0 && o === driverRows[j - 1]) {
-        kept[j] = 0
-        continue
-      }
       const w = o >>> 5
       const bit = 1 << (o & 31)
-      if (excludedSet !== null && excludedSet[w]! & bit) kept[j] = 0
-      else for (let k = 0; k < sets.length; k++) if (!(sets[k]![w]! & bit)) {
-        kept[j] = 0
-        break
+      if (refused !== null && (refused.one !== null ? refused.one[w]! & bit : holds(refused, o))) continue
+      let all = true
+      for (let k = 0; k < needs.length; k++) {
+        const h = needs[k]!
+        if (h.one !== null ? !(h.one[w]! & bit) : !holds(h, o)) {
+          all = false
+          break
+        }
       }
+      if (all) liveRows[live++] = o
     }
-    // The edge words' exact values, for the rows still kept. Each loop is a function of its own,
-    // called with one type of values array (capital: Float64Array, dates: Uint32Array): reading two
-    // array types at one place kept the loop on the engine's slow path.
+    // The edge words' exact values, for the rows still kept.
     for (const e of edges ?? []) {
+      if (!live) break
       const c = chunks.get(e, chunk)
       if (!c) continue
       const values = chunks.valuesOf(e, chunk)
-      const test = edgeTest(e)
-      if (c instanceof Uint32Array) {
-        if (values instanceof Float64Array) dropFailingDense(kept, driverRows, n, c, prefixOf(c), values, test)
-        else dropFailingDense(kept, driverRows, n, c, prefixOf(c), values, test)
-      } else if (values instanceof Float64Array) dropFailingList(kept, driverRows, n, c, values, test)
-      else dropFailingList(kept, driverRows, n, c, values, test)
+      if (c instanceof Uint32Array) placesInDense(liveRows, live, c, prefixOf(c), edgePlaces)
+      else placesInList(liveRows, live, c, placesOf(c), edgePlaces)
+      live = values instanceof Float64Array ? keepPassingCapital(liveRows, live, edgePlaces, values, s.check.capital) : keepPassingDate(liveRows, live, edgePlaces, values, s.check.abertura)
     }
-    const pending: number[] = []
-    for (let j = 0; j < n; j++) if (kept[j]) pending.push((base + driverRows[j]!) * 2 + (edges === null ? 1 : 0))
-    if (pending.length) take(pending)
+    // Past the page, rows whose check is done are only counted.
+    if (edges !== null && collected >= need) total += live
+    else if (live) {
+      const pending: number[] = []
+      for (let j = 0; j < live; j++) pending.push((base + liveRows[j]!) * 2 + (edges === null ? 1 : 0))
+      take(pending)
+    }
     return true
   }
 

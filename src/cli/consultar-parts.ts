@@ -1,6 +1,6 @@
 // Where `dadosbr consultar` gets its answers (consultar.ts): from the base this process opened, or
-// from helper processes (`dadosbr _consultar-parte`, this program again), one per core, each with
-// the base open on its own. A card's lookup and its JSON or CSV take ~50 µs of CPU; one process
+// from helper processes (`dadosbr _consultar-parte`, this program again), two per core up to 4,
+// each with the base open on its own. A card's lookup and its JSON or CSV take ~50 µs of CPU; one process
 // answered a million CNPJs of a 10 M registry in ~63 s, the list's own work (reading, checking,
 // writing the rows in order) staying in the first process. A helper gets a batch of CNPJs as one
 // line (comma-separated) and answers with one JSON line: [found (1/0), text, error code, message]

@@ -4,7 +4,7 @@
 // gives, or why not (invalid, not found, blank line); repeated CNPJs are answered again and say the
 // line they repeat. Progress with ETA on stderr, a summary at the end; exit 0 unless the command
 // itself is misused (no --arquivo, an unreadable file, an output of unknown kind, no data built).
-// A long list is answered by helper processes, one per core (consultar-parts.ts): this process
+// A long list is answered by helper processes, two per core up to 4 (consultar-parts.ts): this process
 // reads the list and writes the rows in order, they look the CNPJs up and write their answers.
 import { closeSync, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs'
 import { dirname, extname, resolve } from 'node:path'
@@ -23,7 +23,7 @@ const SPECS: FlagSpec[] = [
   { name: '--excel', value: false, help: 'com --saida x.csv: um CSV para o Excel em português (separado por ;, UTF-8 com BOM, CNPJ e CEP com máscara, capital com vírgula)' },
   { name: '--data', value: true, help: 'pasta dos dados (padrão ./data) [DADOSBR_DATA]' },
   { name: '--quiet', value: false, help: 'sem barra de progresso nem resumo' },
-  { name: '--processos', value: true, help: 'processos que consultam a base (padrão: um por núcleo numa lista de mais de 1 MB, senão 1)' },
+  { name: '--processos', value: true, help: 'processos que consultam a base (padrão: dois por núcleo, até 4, numa lista de mais de 1 MB, senão 1)' },
 ]
 
 export const CONSULTAR_HELP = usage(
@@ -198,8 +198,21 @@ const EXCEL_MAX_ROWS = 1_048_576
 
 /** Lines a batch of the list holds: the unit sent to a helper process. */
 const BATCH_LINES = 1024
-/** A list above this many bytes (~60 000 CNPJs) is answered by one helper process per core by default. */
+/** A list above this many bytes (~60 000 CNPJs) is answered by helper processes by default. */
 const PARTS_FROM_BYTES = 1 << 20
+/** Helper processes at most by default (each holds the base open: the memory of a long list). */
+const HELPERS_MAX = 4
+
+/**
+ * The processes answering a list of `bytes` by default: 1 (this one) for a short list, else two
+ * helpers per core up to HELPERS_MAX. A card not in the page cache is a read from disk, and two
+ * helpers a core keep more reads in flight (docs/desempenho.md: a national million from a cold
+ * cache in 99-102 s with 4 helpers on 2 cores, 141-284 s with 2; 41 against 36 s warm). Each holds
+ * the base open (~0.4 GB nationally): 4 peaked at 1.76 GB, 8 at 3.1 GB.
+ */
+export function defaultHelpers(bytes: number, cores: number): number {
+  return bytes > PARTS_FROM_BYTES ? Math.min(2 * cores, HELPERS_MAX) : 1
+}
 
 export async function consultar(argv: string[]): Promise<number> {
   const { flags, positionals, help } = parseArgs(argv, SPECS, 1)
@@ -247,8 +260,7 @@ export async function consultar(argv: string[]): Promise<number> {
   }
   const started = performance.now()
   const size = statSync(path).size
-  // One helper per core, up to 8 (each holds the base open: ~0.3-0.5 GB at 10 M companies).
-  const parts = processosFlag !== undefined ? Number(processosFlag) : size > PARTS_FROM_BYTES ? Math.min(machineCores(), 8) : 1
+  const parts = processosFlag !== undefined ? Number(processosFlag) : defaultHelpers(size, machineCores())
   let answers: Answers
   try {
     answers = parts > 1 ? await partAnswers(which, format, dataDir, parts, base.build) : localAnswers(base, format)

@@ -10,6 +10,7 @@ import { SAMPLE as INTEGRIDADE_SAMPLE } from '../integridade/helpers'
 import { buildFixtureData } from './helpers'
 import { partAnswers } from '../../src/cli/consultar-parts'
 import { cnpjBase } from '../../src/cli/consultar-bases'
+import { defaultHelpers } from '../../src/cli/consultar'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const dataDir = await buildFixtureData()
@@ -249,6 +250,10 @@ describe('dadosbr consultar with helper processes (--processos, the default for 
         })
         expect(outputs[1]!.equals(outputs[0]!)).toBe(true)
       }
+  })
+
+  test('by default, one process for a list up to 1 MB, else two helpers per core, up to 4', () => {
+    expect([defaultHelpers(1 << 20, 8), defaultHelpers((1 << 20) + 1, 1), defaultHelpers((1 << 20) + 1, 2), defaultHelpers(50 << 20, 3), defaultHelpers(50 << 20, 64)]).toEqual([1, 2, 4, 4, 4])
   })
 
   test('--processos takes a number from 1 to 99', () => {

@@ -319,18 +319,23 @@ const prefixes = new WeakMap<Uint32Array, Uint32Array>()
  * searches measured the same with either.
  */
 function prefixOf(c: Uint32Array): Uint32Array {
-  let prefix = prefixes.get(c)
-  if (!prefix) {
-    prefix = new Uint32Array(WORDS / PREFIX_WORDS + 1)
+  return memoized(prefixes, c, () => {
+    const prefix = new Uint32Array(WORDS / PREFIX_WORDS + 1)
     let n = 0
     for (let i = 0; i < WORDS; i++) {
       if (i % PREFIX_WORDS === 0) prefix[i / PREFIX_WORDS] = n
       n += popcount(c[i]!)
     }
     prefix[WORDS / PREFIX_WORDS] = n
-    prefixes.set(c, prefix)
-  }
-  return prefix
+    return prefix
+  })
+}
+
+/** What `make` gives for a container, computed once while the container lives (it is cached with its word). */
+function memoized<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  let v = cache.get(key)
+  if (v === undefined) cache.set(key, (v = make()))
+  return v
 }
 
 /** Rows of a bitmap before its word `w`. */
@@ -528,17 +533,15 @@ const placeIndexes = new WeakMap<Uint16Array, Uint16Array>()
  * a binary search among the few rows of its span (placeIn).
  */
 function placesOf(c: Uint16Array): Uint16Array {
-  let places = placeIndexes.get(c)
-  if (!places) {
-    places = new Uint16Array(BITMAP_CHUNK / PLACE_SPAN + 1)
+  return memoized(placeIndexes, c, () => {
+    const places = new Uint16Array(BITMAP_CHUNK / PLACE_SPAN + 1)
     let i = 0
     for (let k = 0; k < places.length; k++) {
       while (i < c.length && c[i]! < k * PLACE_SPAN) i++
       places[k] = i
     }
-    placeIndexes.set(c, places)
-  }
-  return places
+    return places
+  })
 }
 
 /** The place of offset `o` in a list container, or -1 when it does not hold it. */

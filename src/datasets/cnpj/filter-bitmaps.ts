@@ -444,20 +444,14 @@ interface Holders {
 
 function holdersOf(terms: { c: Container; minus: Container | undefined }[], candidates: number, bits: Uint32Array, term: Uint32Array, wl: number, wh: number): Holders {
   const h: Holders = { one: null, dense: [], lists: [], places: [], rest: null }
+  const ored: typeof terms = []
   for (const t of terms)
     if (!t.minus && t.c instanceof Uint32Array) h.dense.push(t.c)
-    else if (!t.minus && t.c.length > PROBE_RATIO * candidates) {
-      h.lists.push(t.c as Uint16Array)
-      h.places.push(placesOf(t.c as Uint16Array))
-    } else {
-      if (!h.rest) bits.fill(0, wl, wh)
-      h.rest = bits
-      if (!t.minus) apply(bits, t.c, wl, wh)
-      else {
-        termBits(term, t.c, t.minus, wl, wh)
-        for (let i = wl; i < wh; i++) bits[i]! |= term[i]!
-      }
-    }
+    else if (!t.minus && t.c instanceof Uint16Array && t.c.length > PROBE_RATIO * candidates) {
+      h.lists.push(t.c)
+      h.places.push(placesOf(t.c))
+    } else ored.push(t)
+  if (ored.length) h.rest = union(ored, bits, term, wl, wh)
   if (h.dense.length === 1 && !h.lists.length && !h.rest) h.one = h.dense[0]!
   return h
 }

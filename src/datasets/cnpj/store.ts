@@ -119,8 +119,9 @@ const HISTORY_PREWARM_BYTES = 1e9
  * stay in SQLite's cache). Measured nationally with the card store read and the name index not:
  * rare-name search p95 158 ms; a lookup from disk, p50 1.0 ms. The card store comes next, before
  * the partner index: every lookup route (/empresa, the lote, the screening, `consultar`) reads it,
- * and nationally, read after the partner index, only 8.3 of its 13.5 GB got in (before, 11.2-12.2 GB:
- * every establishment card) and the lote's throughput followed the share cached (docs/desempenho.md). The card store holds
+ * and nationally, read after the partner index, only 8.3 of its 13.5 GB got in (before it, 11.2-12.2
+ * GB: every establishment card) and the lote's throughput followed the share cached
+ * (docs/desempenho.md). The card store holds
  * the establishment cards at its front (ingest/cnpj/load.ts), so a partial read covers them before
  * the partners. The filter bitmaps at the end of the name index come last, with what memory is left.
  */

@@ -11,7 +11,7 @@ import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCnpj } from '../../ingest/cnpj/load'
 import { synthCnpj } from '../../ingest/cnpj/synth'
-import { BITMAP_CHUNK, BITMAP_DENSE, filterBitmaps, filterTokenId } from '../../src/datasets/cnpj/filter-bitmaps'
+import { BITMAP_CHUNK, BITMAP_DENSE, filterBitmaps, filterTokenId, mayLead } from '../../src/datasets/cnpj/filter-bitmaps'
 import { filterToken } from '../../src/datasets/cnpj/layout'
 import { get, tempDir, testApp } from '../helpers'
 
@@ -74,6 +74,9 @@ beforeAll(async () => {
     'abertura_de=2012-03-15&abertura_ate=2019-08-20',
     'abertura_de=2000-01-01',
     'abertura_ate=1990-06-15',
+    // Days inside one month: that month is the only word, an edge, and the rarest clause of most pairs
+    // (its rows are checked on their dates as they are taken: filter-bitmaps.ts, rowsPassingDate).
+    'abertura_de=2010-06-15&abertura_ate=2010-06-20',
     // Neither few words nor few outside: every row read is checked on its doc row.
     'abertura_de=1995-02-10&abertura_ate=2024-11-20',
   )
@@ -211,6 +214,14 @@ describe('filter bitmaps', () => {
       db.query('UPDATE filtro_valor SET dados = substr(dados, 1, length(dados) - 4) WHERE id = ?').run(id)
     }, '/v1/cnpj/busca?abertura_de=2010-06-15&abertura_ate=2010-06-20')
     expect([r.status, r.body.erro?.codigo]).toEqual([503, 'dados_indisponiveis'])
+  })
+
+  test("only the rows that can be on the page over every UF have their key read: a rank's coarse part above the need-th smallest is out, its ties kept", () => {
+    // Positions 1-6 with coarse parts 30, 10, 20, 20, 40, 20: the 3 first by rank are 10 and two of the three 20s (their keys decide).
+    const coarse = new Map([[1, 30], [2, 10], [3, 20], [4, 20], [5, 40], [6, 20]])
+    expect(mayLead([1, 2, 3, 4, 5, 6], 3, (p) => coarse.get(p)!)).toEqual([2, 3, 4, 6])
+    expect(mayLead([1, 2, 3, 4, 5, 6], 1, (p) => coarse.get(p)!)).toEqual([2])
+    expect(mayLead([1, 2, 3, 4, 5, 6], 6, (p) => coarse.get(p)!)).toEqual([1, 2, 3, 4, 5, 6])
   })
 
   test('three filters, and filters with porte or municipio', async () => {

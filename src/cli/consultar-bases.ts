@@ -30,6 +30,8 @@ export interface Base {
   columns: string[]
   /** The build the base holds (a file of it, under its build folder): processes that must answer from the same month compare these. */
   build: string
+  /** The file each answer reads a page of at random, if any (the card store): a long list has it read whole first (consultar.ts, readsWholeFirst). */
+  randomReads?: string
   close(): Promise<void>
 }
 
@@ -79,6 +81,7 @@ export async function cnpjBase(dataDir: string): Promise<Base> {
     },
     columns,
     build: files.search.filename,
+    randomReads: files.cards.path,
     async close() {
       release()
       await store.close()

@@ -10,7 +10,7 @@ import { SAMPLE as INTEGRIDADE_SAMPLE } from '../integridade/helpers'
 import { buildFixtureData } from './helpers'
 import { partAnswers } from '../../src/cli/consultar-parts'
 import { cnpjBase } from '../../src/cli/consultar-bases'
-import { defaultHelpers } from '../../src/cli/consultar'
+import { defaultHelpers, readsWholeFirst } from '../../src/cli/consultar'
 
 const CLI = join(import.meta.dir, '..', '..', 'src', 'cli.ts')
 const dataDir = await buildFixtureData()
@@ -239,6 +239,8 @@ describe('dadosbr consultar with helper processes (--processos, the default for 
 
   test('the same bytes as one process, for both bases and every output', () => {
     const list = file('muitas.txt', MANY)
+    // A list this long has the card file read whole while it is answered (readsWholeFirst): the answers do not change.
+    expect(readsWholeFirst(statSync(list).size, statSync(join(dataDir, 'cnpj', 'current', 'fichas.sqlite')).size)).toBe(true)
     for (const which of ['cnpj', 'integridade'])
       for (const [ext, ...extra] of [['csv'], ['csv', '--excel'], ['jsonl']]) {
         const outputs = [1, 3].map((n) => {
@@ -254,6 +256,11 @@ describe('dadosbr consultar with helper processes (--processos, the default for 
 
   test('by default, one process for a list up to 1 MB, else two helpers per core, up to 4', () => {
     expect([defaultHelpers(1 << 20, 8), defaultHelpers((1 << 20) + 1, 1), defaultHelpers((1 << 20) + 1, 2), defaultHelpers(50 << 20, 3), defaultHelpers(50 << 20, 64)]).toEqual([1, 2, 4, 4, 4])
+  })
+
+  test('a list whose CNPJs would read at random more than a 16th of the card file has it read whole first (a page of 4 KB a CNPJ, ~15 bytes a line)', () => {
+    // Nationally, 13.5 GB of cards: from ~206 000 lines (3.1 MB).
+    expect([readsWholeFirst(15 * 1000, 4096 * 16_000), readsWholeFirst(15 * 999, 4096 * 16_000), readsWholeFirst(3.1e6, 13.5e9), readsWholeFirst(3.0e6, 13.5e9), readsWholeFirst(0, 1)]).toEqual([true, false, true, false, false])
   })
 
   test('--processos takes a number from 1 to 99', () => {

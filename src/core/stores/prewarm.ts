@@ -4,6 +4,7 @@
 // 4.17 ms; national scale, 65 M: 4.48 ms from disk, 2.53 ms after a 23 s prewarm of 15.7 GB), and
 // nothing else brings a fresh month's file in before the requests that need it. The pages
 // stay the OS's: the server's own memory does not grow, and they are reclaimed if needed.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { freemem } from 'node:os'
 
@@ -67,4 +68,33 @@ export function prewarm(path: string, options: { budgetBytes?: number; upTo?: nu
     }
   })()
   return { done, stop: () => void (stopped = true) }
+}
+
+/** A page read under this many milliseconds came from memory (measured here: 3-10 µs from the page cache, 90-300 µs from disk). */
+const FROM_MEMORY_MS = 0.03
+const PROBE_PAGE = 4096
+
+/**
+ * The share of a file's pages in the OS page cache, estimated by timing reads of `samples` pages
+ * taken at random (Bun has no mincore): a read from memory takes microseconds, one from disk a
+ * tenth of a millisecond or more. A few samples may be slowed by the machine's other work, so a
+ * caller should ask for a high share, not all of them. Costs `samples` reads (~10-20 ms from disk).
+ */
+export function cachedShare(path: string, samples = 64): number {
+  const fd = openSync(path, 'r')
+  try {
+    const pages = Math.floor(fstatSync(fd).size / PROBE_PAGE)
+    if (pages === 0) return 1
+    const buffer = Buffer.allocUnsafe(PROBE_PAGE)
+    let fast = 0
+    for (let i = 0; i < samples; i++) {
+      const at = Math.floor(Math.random() * pages) * PROBE_PAGE
+      const started = performance.now()
+      readSync(fd, buffer, 0, PROBE_PAGE, at)
+      if (performance.now() - started < FROM_MEMORY_MS) fast++
+    }
+    return fast / samples
+  } finally {
+    closeSync(fd)
+  }
 }

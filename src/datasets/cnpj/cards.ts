@@ -15,7 +15,10 @@ export class CardStoreReader {
   /** The month's card coding (card-codec.ts): every card read leaves through it. */
   private readonly codec: CardCodec
 
-  constructor(path: string) {
+  constructor(
+    /** The card store's file (a long list reads it whole first: dadosbr consultar). */
+    readonly path: string,
+  ) {
     this.db = openImmutable(path)
     // A lookup walks 3-4 pages, and the interior ones are shared by every lookup of a partition
     // (nationally ~100 MB over the 17.5 GB file): kept in SQLite's cache, a lookup whose leaf is in

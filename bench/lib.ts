@@ -141,13 +141,13 @@ export async function wrk(base: string, paths: string | string[], o: { connectio
   }
 }
 
-/** Reads a child's standard output up to its first line. */
-async function firstLine(proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>): Promise<string> {
+/** Reads a child's standard output up to its first line (a server's port); `what` names the child when it exits first. */
+export async function firstLine(proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>, what: string): Promise<string> {
   const reader = proc.stdout.getReader()
   let text = ''
   while (!text.includes('\n')) {
     const { value, done } = await reader.read()
-    if (done) throw new Error(`o Bun puro não subiu (saiu com ${await proc.exited})`)
+    if (done) throw new Error(`${what} não subiu (saiu com ${await proc.exited})`)
     text += new TextDecoder().decode(value)
   }
   reader.releaseLock()
@@ -163,7 +163,7 @@ async function firstLine(proc: Bun.Subprocess<'ignore', 'pipe', 'inherit'>): Pro
 export async function bareBun(processes = 1) {
   const start = (port: number) => {
     const proc = Bun.spawn([process.execPath, '-e', `const s = Bun.serve({ port: ${port}, hostname: '127.0.0.1', reusePort: true, fetch: () => new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }) }); console.log(s.port); await Bun.sleep(1e9)`], { stdin: 'ignore', stdout: 'pipe', stderr: 'inherit' })
-    return { proc, port: firstLine(proc).then(Number) }
+    return { proc, port: firstLine(proc, 'o Bun puro').then(Number) }
   }
   const first = start(0)
   const procs = [first.proc]
